@@ -1,0 +1,72 @@
+"""Settings from the environment and ``.env``; a missing or bad value stops the bot at start."""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATABASE = "data/cardtable.db"
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message says how to fix it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str
+    database_path: str = DEFAULT_DATABASE
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    lobby_timeout_minutes: int = 30
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """Minimal ``KEY=value`` reader (comments, blank lines, optional quotes)."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        key = key.strip().removeprefix("export ").strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        values[key] = value
+    return values
+
+
+def load_settings(
+    env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")
+) -> Settings:
+    """Real environment variables win over ``.env``."""
+    merged = read_dotenv(dotenv) if dotenv is not None else {}
+    merged.update(os.environ if env is None else env)
+
+    token = merged.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is not set. Copy .env.example to .env and paste your bot token "
+            "(Discord Developer Portal -> your application -> Bot -> Reset Token)."
+        )
+    guild = merged.get("DEV_GUILD_ID", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
+    level = merged.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if not isinstance(logging.getLevelName(level), int):
+        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    lobby = merged.get("LOBBY_TIMEOUT_MINUTES", "30").strip() or "30"
+    if not lobby.isdigit() or int(lobby) < 1:
+        raise ConfigError(f"LOBBY_TIMEOUT_MINUTES must be a whole number >= 1, not {lobby!r}.")
+    return Settings(
+        token=token,
+        database_path=merged.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
+        dev_guild_id=int(guild) if guild else None,
+        log_level=level,
+        lobby_timeout_minutes=int(lobby),
+    )

@@ -1,0 +1,91 @@
+"""The store: migrations, one open game per channel, atomic moves with optimistic versions."""
+
+from __future__ import annotations
+
+import pytest
+
+from db import ChannelBusy, StaleVersion, Store
+from db.migrate import migration_files
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(tmp_path / "games.db")
+    yield store
+    await store.close()
+
+
+async def test_migrations_set_user_version_and_wal(store: Store) -> None:
+    async with store.conn.execute("PRAGMA user_version") as cur:
+        assert (await cur.fetchone())[0] == migration_files()[-1][0]
+    async with store.conn.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    async with store.conn.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1
+
+
+async def test_reopening_does_not_reapply_migrations(tmp_path) -> None:
+    first = await Store.open(tmp_path / "g.db")
+    game = await first.create_lobby(1, 10, "uno", 100, "Ann", {"target": 300}, seed=7)
+    await first.close()
+    again = await Store.open(tmp_path / "g.db")
+    loaded = await again.get_game(game.id)
+    await again.close()
+    assert loaded is not None and loaded.options == {"target": 300} and loaded.seed == 7
+
+
+async def test_one_open_game_per_channel(store: Store) -> None:
+    game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
+    with pytest.raises(ChannelBusy):
+        await store.create_lobby(1, 10, "uno", 200, "Host", {}, seed=2)
+    # Another channel is fine, and a cancelled game frees its channel.
+    await store.create_lobby(1, 11, "uno", 200, "Host", {}, seed=3)
+    await store.set_status(game.id, "cancelled")
+    await store.create_lobby(1, 10, "haymaker", 300, "Host", {}, seed=4)
+    assert len(await store.open_games_in_guild(1)) == 2
+
+
+async def test_seats_in_join_order_and_no_double_join(store: Store) -> None:
+    game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
+    assert await store.add_seat(game.id, 200, "Bea")
+    assert not await store.add_seat(game.id, 200, "Bea")
+    assert await store.add_seat(game.id, 300, "Cy")
+    assert await store.remove_seat(game.id, 200)
+    assert not await store.remove_seat(game.id, 200)
+    seats = await store.seats(game.id)
+    assert [(s.user_id, s.name) for s in seats] == [(100, "Host"), (300, "Cy")]
+
+
+async def test_record_move_is_atomic_and_refuses_stale_versions(store: Store) -> None:
+    game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
+    await store.start_game(game.id, {"n": 0}, {"public": ["started"]})
+    assert await store.record_move(game.id, 0, 100, "draw", {"n": 1}, {"public": ["a"]}) == 1
+    with pytest.raises(StaleVersion):
+        await store.record_move(game.id, 0, 200, "draw", {"n": 99}, {})
+    loaded = await store.get_game(game.id)
+    assert loaded is not None
+    assert (loaded.version, loaded.state, loaded.log) == (1, {"n": 1}, {"public": ["a"]})
+    assert await store.moves(game.id) == [(1, 100, "draw")]
+
+
+async def test_finished_game_takes_no_more_moves(store: Store) -> None:
+    game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
+    await store.start_game(game.id, {}, {})
+    await store.record_move(game.id, 0, 100, "x", {}, {}, status="finished")
+    with pytest.raises(StaleVersion):
+        await store.record_move(game.id, 1, 100, "y", {}, {})
+
+
+async def test_stats_accumulate(store: Store) -> None:
+    await store.record_result(1, "uno", [100, 200], [100])
+    await store.record_result(1, "uno", [100, 200], [200])
+    assert await store.stats(1, 100) == {"uno": (2, 1)}
+
+
+async def test_deadlines_and_stale_lobbies(store: Store) -> None:
+    game = await store.create_lobby(1, 10, "itemcollection", 100, "Host", {}, seed=1)
+    assert [g.id for g in await store.stale_lobbies(older_than=game.updated_at + 1)] == [game.id]
+    await store.start_game(game.id, {}, {}, deadline=50.0)
+    assert await store.next_deadline() == 50.0
+    assert [g.id for g in await store.due_deadlines(now=60.0)] == [game.id]
+    assert await store.due_deadlines(now=40.0) == []
