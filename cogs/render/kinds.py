@@ -1,0 +1,121 @@
+"""Per-game presentation. ``Renderer`` is the generic default; games refine it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cogs.render.spec import Embed, clip
+from cogs.render.text import humanize, plural, standard_card
+
+
+class Renderer:
+    """How one kind of game looks. Defaults work for any engine game."""
+
+    color = 0x5865F2
+    emoji = "🃏"
+
+    def __init__(self, kind: str, title: str) -> None:
+        self.kind = kind
+        self.title = title
+
+    # -- words -------------------------------------------------------------------------
+    def card(self, code: str) -> str:
+        return standard_card(code)
+
+    def hand_text(self, hand: list[str]) -> str:
+        return "  ".join(f"`{self.card(c)}`" for c in hand) if hand else "*(no cards)*"
+
+    def segment(self, segment: str, names: Mapping[str, str]) -> str:
+        """A label for one step of a multi-step choice (a card, a colour, a player...)."""
+        if segment in names:
+            return names[segment]
+        card = self.card(segment)
+        return card if card != segment else segment.replace("_", " ").capitalize()
+
+    def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
+        return humanize(label, names)
+
+    def is_table_action(self, action_id: str) -> bool:
+        """Actions shown as buttons on the public table (only ones that reveal nothing)."""
+        return False
+
+    def play_button(self) -> str:
+        return "Play"
+
+    # -- the public table --------------------------------------------------------------
+    def table_embed(
+        self, view: dict[str, Any], names: Mapping[str, str], log: list[str], game_id: int
+    ) -> Embed:
+        lines = []
+        prompt = view.get("prompt")
+        if prompt and not view.get("finished"):
+            lines.append(f"**{humanize(prompt, names)}**")
+        lines += self.table_lines(view, names)
+        embed = Embed(
+            title=f"{self.emoji} {self.title}",
+            description=clip("\n".join(lines), 4000),
+            color=self.color,
+            footer=f"Game #{game_id}",
+        )
+        embed.fields.append(("Players", self.players_text(view, names), False))
+        if log:
+            recent = "\n".join(f"• {humanize(line, names)}" for line in log[-6:])
+            embed.fields.append(("Recent", clip(recent, 1024), False))
+        if view.get("finished"):
+            embed.fields.insert(0, ("Result", self.result_text(view, names), False))
+        return embed
+
+    def table_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+        return []
+
+    def players_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
+        actors = set(view.get("actors", []))
+        sizes = view.get("hand_sizes", {})
+        scores = view.get("scores", {})
+        lines = []
+        for p in view["players"]:
+            marker = "▶" if p in actors else "•"
+            parts = [f"{marker} **{names.get(p, p)}**"]
+            if p in sizes:
+                parts.append(plural(sizes[p], "card"))
+            if p in scores:
+                parts.append(f"{scores[p]} pts")
+            detail = " · ".join(parts[1:])
+            lines.append(f"{parts[0]} — {detail}" if detail else parts[0])
+        return clip("\n".join(lines), 1024)
+
+    def result_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
+        winners = view.get("winners", [])
+        if not winners:
+            head = "🤝 The game ends in a draw."
+        else:
+            head = "🏆 " + " and ".join(f"**{names.get(w, w)}**" for w in winners)
+            head += " wins!" if len(winners) == 1 else " win!"
+        scores = view.get("scores", {})
+        ranked = sorted(view["players"], key=lambda p: -scores.get(p, 0))
+        table = "\n".join(f"{names.get(p, p)}: {scores.get(p, 0)}" for p in ranked)
+        return clip(f"{head}\n{table}", 1024)
+
+    # -- the private hand -----------------------------------------------------------------
+    def hand_embed(
+        self, view: dict[str, Any], names: Mapping[str, str], notes: list[str], where: str
+    ) -> Embed:
+        hand = view.get("hand", [])
+        lines = [f"**Your hand** ({plural(len(hand), 'card')}):", self.hand_text(hand)]
+        lines += self.private_lines(view, names)
+        prompt = view.get("prompt")
+        if prompt and not view.get("finished"):
+            lines += ["", humanize(prompt, names)]
+        if notes:
+            lines += ["", "**Only you can see:**"]
+            lines += [f"• {humanize(n, names)}" for n in notes[-5:]]
+        return Embed(
+            title=f"{self.emoji} {self.title} — your hand",
+            description=clip("\n".join(lines), 4000),
+            color=self.color,
+            footer=where,
+        )
+
+    def private_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+        return []

@@ -1,0 +1,88 @@
+"""Plain descriptions of messages, so rendering is testable and scannable without a bot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# Discord limits that shape rendering.
+MAX_BUTTON_LABEL = 80
+MAX_SELECT_OPTIONS = 25
+MAX_ROWS = 5
+MAX_PER_ROW = 5
+MAX_EMBED_DESCRIPTION = 4096
+MAX_FIELD_VALUE = 1024
+MAX_CONTENT = 2000
+
+
+@dataclass(slots=True)
+class Button:
+    label: str
+    custom_id: str
+    style: str = "secondary"  # primary | secondary | success | danger
+    emoji: str | None = None
+    disabled: bool = False
+
+
+@dataclass(slots=True)
+class Choice:
+    label: str
+    value: str
+    description: str | None = None
+    emoji: str | None = None
+
+
+@dataclass(slots=True)
+class Select:
+    custom_id: str
+    placeholder: str
+    options: list[Choice]
+    min_values: int = 1
+    max_values: int = 1
+
+
+Row = list[Button] | Select
+
+
+@dataclass(slots=True)
+class Embed:
+    title: str
+    description: str = ""
+    color: int = 0x5865F2
+    fields: list[tuple[str, str, bool]] = field(default_factory=list)
+    footer: str | None = None
+
+
+@dataclass(slots=True)
+class Screen:
+    content: str | None = None
+    embed: Embed | None = None
+    rows: list[Row] = field(default_factory=list)
+
+    def text(self) -> str:
+        """Every human-visible string, for tests that scan for leaks."""
+        parts: list[str] = [self.content or ""]
+        if self.embed is not None:
+            parts += [self.embed.title, self.embed.description, self.embed.footer or ""]
+            for name, value, _ in self.embed.fields:
+                parts += [name, value]
+        for row in self.rows:
+            if isinstance(row, Select):
+                parts.append(row.placeholder)
+                parts += [f"{c.label} {c.description or ''}" for c in row.options]
+            else:
+                parts += [b.label for b in row]
+        return "\n".join(parts)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def button_rows(buttons: list[Button], max_rows: int = MAX_ROWS) -> list[Row]:
+    """Pack buttons five to a row."""
+    rows: list[Row] = []
+    for i in range(0, len(buttons), MAX_PER_ROW):
+        if len(rows) == max_rows:
+            break
+        rows.append(buttons[i : i + MAX_PER_ROW])
+    return rows

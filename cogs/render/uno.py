@@ -1,0 +1,138 @@
+"""UNO on Discord: coloured card labels, the table, the hand grouped by colour."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cogs.render.kinds import Renderer
+from cogs.render.text import humanize, plural
+
+COLOURS = {"R": ("🟥", "Red"), "Y": ("🟨", "Yellow"), "G": ("🟩", "Green"), "B": ("🟦", "Blue")}
+VALUES = {"S": "Skip", "R": "Reverse", "D2": "Draw Two"}
+WILDS = {"W": "Wild", "W4": "Wild Draw Four", "WS": "Wild Swap Hands"}
+
+
+def card_name(code: str) -> str:
+    """``R7`` -> ``🟥 Red 7``; ``W4`` -> ``🌈 Wild Draw Four``; ``WC4`` -> custom rule 4."""
+    if code in WILDS:
+        return f"🌈 {WILDS[code]}"
+    if code.startswith("WC"):
+        return f"🌈 Wild Custom #{code[2:]}" if code[2:] else "🌈 Wild Custom"
+    if code and code[0] in COLOURS:
+        emoji, colour = COLOURS[code[0]]
+        value = code[1:]
+        return f"{emoji} {colour} {VALUES.get(value, value)}"
+    return code
+
+
+def colour_name(code: str) -> str:
+    emoji, name = COLOURS.get(code, ("", code))
+    return f"{emoji} {name}".strip()
+
+
+class UnoRenderer(Renderer):
+    color = 0xED1C24
+    emoji = "🎴"
+
+    def card(self, code: str) -> str:
+        return card_name(code)
+
+    def hand_text(self, hand: list[str]) -> str:
+        if not hand:
+            return "*(no cards)*"
+        by_colour: dict[str, list[str]] = {}
+        for code in hand:
+            key = code[0] if code[0] in COLOURS and not code.startswith("W") else "W"
+            by_colour.setdefault(key, []).append(code)
+        lines = []
+        for key in ("R", "Y", "G", "B", "W"):
+            if key in by_colour:
+                emoji = COLOURS[key][0] if key in COLOURS else "🌈"
+                shown = ", ".join(card_name(c).split(" ", 1)[1] for c in by_colour[key])
+                lines.append(f"{emoji} {shown}")
+        return "\n".join(lines)
+
+    def segment(self, segment: str, names: Mapping[str, str]) -> str:
+        if segment in names:
+            return names[segment]
+        if segment in COLOURS:
+            return colour_name(segment)
+        return card_name(segment)
+
+    def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
+        parts = action_id.split(":")
+        verb = parts[0]
+        if verb == "play" and len(parts) >= 2:
+            text = card_name(parts[1])
+            if len(parts) >= 3:
+                text += f" → {colour_name(parts[2])}"
+            if len(parts) >= 4:
+                text += f" ⇄ {names.get(parts[3], parts[3])}"
+            return text
+        if verb == "color" and len(parts) == 2:
+            return f"Colour: {colour_name(parts[1])}"
+        if verb == "catch" and len(parts) == 2:
+            return f"Catch {names.get(parts[1], parts[1])}!"
+        fixed = {
+            "draw": "Draw a card",
+            "pass": "Keep it (pass)",
+            "uno": "UNO!",
+            "challenge": "Challenge the +4",
+            "accept": "Accept (+4)",
+        }
+        return (
+            fixed.get(verb, humanize(label, names)) if len(parts) == 1 else humanize(label, names)
+        )
+
+    def is_table_action(self, action_id: str) -> bool:
+        # Public buttons reveal nothing: everyone can see who may draw, call or catch UNO,
+        # challenge a +4 or pick the first colour. "pass" would reveal that a drawn card is
+        # playable, so it stays in the player's own picker.
+        verb = action_id.split(":", 1)[0]
+        return verb in ("draw", "uno", "catch", "challenge", "accept", "color")
+
+    def play_button(self) -> str:
+        return "Play a card"
+
+    def table_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+        lines = []
+        top = view.get("top")
+        if top:
+            lines.append(f"Top card: **{card_name(top)}**")
+        colour = view.get("color")
+        if colour:
+            lines.append(f"Colour in play: **{colour_name(colour)}**")
+        direction = view.get("direction", 1)
+        lines.append("Direction: " + ("↻ clockwise" if direction == 1 else "↺ anticlockwise"))
+        piles = (
+            f"Draw pile: {view.get('draw_pile', 0)} · Discard pile: {view.get('discard_pile', 0)}"
+        )
+        lines.append(piles)
+        target = view.get("target") or view.get("options", {}).get("target")
+        round_no = view.get("round")
+        if round_no:
+            lines.append(f"Round {round_no}" + (f" · first to {target} points" if target else ""))
+        rules = view.get("custom_rules") or {}
+        for code, text in rules.items():
+            lines.append(f"{card_name(code)}: {text}")
+        face_up = view.get("face_up") or {}
+        for player, cards in face_up.items():
+            shown = ", ".join(card_name(c) for c in cards)
+            lines.append(f"Face up ({names.get(player, player)}): {shown}")
+        return lines
+
+    def players_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
+        current = view.get("current")
+        sizes = view.get("hand_sizes", {})
+        scores = view.get("scores", {})
+        called = set(view.get("uno_called", []) or [])
+        lines = []
+        for p in view["players"]:
+            marker = "▶" if p == current and not view.get("finished") else "•"
+            bell = " 🔔 UNO!" if p in called and sizes.get(p) == 1 else ""
+            lines.append(
+                f"{marker} **{names.get(p, p)}** — {plural(sizes.get(p, 0), 'card')}"
+                f" · {scores.get(p, 0)} pts{bell}"
+            )
+        return "\n".join(lines)
