@@ -1,0 +1,100 @@
+"""Runs a bot against FakeDiscord instead of discord.com.
+
+    python tests/fakediscord/run_bot.py <fake_base_url> [--module bot|sample_bot]
+
+Points discord.py's REST base (`discord.http.Route.BASE`, which also serves `/gateway/bot`), its
+default gateway and its CDN base at the fake, confines every socket of this process to loopback,
+then imports the module (default: the real `bot` at the repository root) and calls its `main()`.
+The bot itself is not modified: it reads DISCORD_TOKEN, DATABASE_PATH, ... as usual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import ipaddress
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO_ROOT = HERE.parents[1]
+
+
+def _is_loopback(host: str | bytes | None) -> bool:
+    if host is None:
+        return True  # a passive/local lookup, not a remote address
+    name = host.decode() if isinstance(host, bytes) else host
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def confine_to_loopback() -> None:
+    """Makes any attempt to leave 127.0.0.1 fail loudly instead of reaching the network.
+
+    The test environment has no network anyway; this turns a forgotten URL (a CDN asset, a hard
+    coded discord.com) into an immediate, visible error rather than a hang or a real request.
+    """
+    real_getaddrinfo = socket.getaddrinfo
+    real_connect = socket.socket.connect
+    real_connect_ex = socket.socket.connect_ex
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if not _is_loopback(host):
+            raise socket.gaierror(socket.EAI_NONAME, f"run_bot: lookup of {host!r} blocked")
+        return real_getaddrinfo(host, *args, **kwargs)
+
+    def check(sock: socket.socket, address: Any) -> None:
+        if sock.family in (socket.AF_INET, socket.AF_INET6) and not _is_loopback(address[0]):
+            raise PermissionError(f"run_bot: connection to {address!r} blocked (loopback only)")
+
+    def connect(self: socket.socket, address: Any) -> None:
+        check(self, address)
+        real_connect(self, address)
+
+    def connect_ex(self: socket.socket, address: Any) -> int:
+        check(self, address)
+        return real_connect_ex(self, address)
+
+    socket.getaddrinfo = getaddrinfo
+    socket.socket.connect = connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+
+
+def point_discord_at(base_url: str) -> None:
+    """Redirects discord.py's REST, gateway and CDN base URLs to the fake."""
+    import discord.asset
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    base = yarl.URL(base_url.rstrip("/"))
+    discord.http.Route.BASE = f"{base}/api/v10"
+    ws_scheme = "wss" if base.scheme == "https" else "ws"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = base.with_scheme(ws_scheme) / "ws"
+    discord.asset.Asset.BASE = f"{base}/cdn"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base_url", help="FakeDiscord.base_url, e.g. http://127.0.0.1:8123")
+    parser.add_argument("--module", default="bot", help="module whose main() runs the bot")
+    args = parser.parse_args(argv)
+
+    confine_to_loopback()
+    point_discord_at(args.base_url)
+    # The real bot lives at the repository root; the sample bot next to this file.
+    for path in (str(REPO_ROOT), str(HERE)):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    module = importlib.import_module(args.module)
+    module.main()
+
+
+if __name__ == "__main__":
+    main()
