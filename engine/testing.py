@@ -66,10 +66,12 @@ def playout(game: Game, seed: int = 0, max_actions: int = 100_000) -> list[tuple
     while not game.finished:
         if len(log) >= max_actions:
             raise AssertionError(f"{game.kind} did not end within {max_actions} actions")
-        actors = game.actors()
-        if not actors:
+        # An actor may have nothing to do (say, everyone may jump in but only holders of a
+        # matching card can), but someone must.
+        able = [p for p in game.actors() if game.legal_actions(p)]
+        if not able:
             raise AssertionError(f"{game.kind}: nobody can act in an unfinished game")
-        player = rng.choice(actors)
+        player = rng.choice(able)
         action_id = choose(game, player, rng)
         game.apply(player, action_id)
         log.append((player, action_id))
