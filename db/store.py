@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,8 @@ class Store:
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
+        # Unix time for created/updated stamps; the bot may swap in its own clock.
+        self.clock: Callable[[], float] = time.time
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -130,7 +133,7 @@ class Store:
         seed: int,
     ) -> GameRow:
         """A new lobby with the host seated. Raises ChannelBusy if the channel has a game."""
-        now = time.time()
+        now = self.clock()
         try:
             await self.conn.execute("BEGIN IMMEDIATE")
             cur = await self.conn.execute(
@@ -201,7 +204,7 @@ class Store:
         return row[0] if row else None
 
     async def _update(self, game_id: int, **fields: Any) -> None:
-        fields["updated_at"] = time.time()
+        fields["updated_at"] = self.clock()
         assignments = ", ".join(f"{name} = ?" for name in fields)
         await self.conn.execute(
             f"UPDATE games SET {assignments} WHERE id = ?", (*fields.values(), game_id)
@@ -247,12 +250,15 @@ class Store:
         log: dict[str, Any],
         status: str = "active",
         deadline: float | None = None,
+        result: tuple[list[int], list[int]] | None = None,
     ) -> int:
         """Append the move and store the new state in ONE transaction; return the new version.
 
-        The ``WHERE version = ?`` check refuses a write based on an outdated load.
+        The ``WHERE version = ?`` check refuses a write based on an outdated load. ``result``
+        (players, winners) of a finishing move updates the stats in the same transaction, so
+        a crash can never keep a finished game out of them.
         """
-        now = time.time()
+        now = self.clock()
         new_version = expected_version + 1
         await self.conn.execute("BEGIN IMMEDIATE")
         try:
@@ -277,6 +283,8 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?)",
                 (game_id, new_version, user_id, action, now),
             )
+            if result is not None:
+                await self._add_result(game_id, *result)
             await self.conn.commit()
         except BaseException:
             await self.conn.rollback()
@@ -310,7 +318,7 @@ class Store:
             )
             added = cur.rowcount == 1
             await self.conn.execute(
-                "UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id)
+                "UPDATE games SET updated_at = ? WHERE id = ?", (self.clock(), game_id)
             )
             await self.conn.commit()
         except BaseException:
@@ -326,7 +334,7 @@ class Store:
             )
             removed = cur.rowcount == 1
             await self.conn.execute(
-                "UPDATE games SET updated_at = ? WHERE id = ?", (time.time(), game_id)
+                "UPDATE games SET updated_at = ? WHERE id = ?", (self.clock(), game_id)
             )
             await self.conn.commit()
         except BaseException:
@@ -351,23 +359,26 @@ class Store:
         await self.conn.commit()
 
     # -- stats -----------------------------------------------------------------------------
-    async def record_result(
-        self, guild_id: int, kind: str, players: list[int], winners: list[int]
-    ) -> None:
-        await self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            for user_id in players:
-                await self.conn.execute(
-                    "INSERT INTO stats (guild_id, user_id, kind, played, won)"
-                    " VALUES (?, ?, ?, 1, ?)"
-                    " ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
-                    " played = played + 1, won = won + excluded.won",
-                    (guild_id, user_id, kind, int(user_id in winners)),
-                )
-            await self.conn.commit()
-        except BaseException:
-            await self.conn.rollback()
-            raise
+    async def _add_result(self, game_id: int, players: list[int], winners: list[int]) -> None:
+        """Count a finished game in the stats (inside the caller's transaction)."""
+        for user_id in players:
+            await self.conn.execute(
+                "INSERT INTO stats (guild_id, user_id, kind, played, won)"
+                " SELECT guild_id, ?, kind, 1, ? FROM games WHERE id = ?"
+                " ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
+                " played = played + 1, won = won + excluded.won",
+                (user_id, int(user_id in winners), game_id),
+            )
+
+    async def unannounced(self) -> list[GameRow]:
+        """Finished games whose end was not yet posted (the bot died in between)."""
+        async with self.conn.execute(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' AND announced = 0"
+        ) as cur:
+            return [_game(r) for r in await cur.fetchall()]
+
+    async def mark_announced(self, game_id: int) -> None:
+        await self._update(game_id, announced=1)
 
     async def stats(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
         """{kind: (played, won)}."""

@@ -15,6 +15,7 @@ CREATE TABLE games (
     table_message_id INTEGER,
     table_posted_at  REAL,
     deadline         REAL,                            -- timer deadline (unix time) or NULL
+    announced        INTEGER NOT NULL DEFAULT 0,      -- the end was posted in the channel
     created_at       REAL    NOT NULL,
     updated_at       REAL    NOT NULL
 );
@@ -24,6 +25,7 @@ CREATE UNIQUE INDEX games_open_channel ON games (channel_id)
     WHERE status IN ('lobby', 'active');
 CREATE INDEX games_guild_status ON games (guild_id, status);
 CREATE INDEX games_deadline ON games (deadline) WHERE deadline IS NOT NULL;
+CREATE INDEX games_unannounced ON games (id) WHERE status = 'finished' AND announced = 0;
 
 CREATE TABLE seats (
     game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,

@@ -76,10 +76,29 @@ async def test_finished_game_takes_no_more_moves(store: Store) -> None:
         await store.record_move(game.id, 1, 100, "y", {}, {})
 
 
-async def test_stats_accumulate(store: Store) -> None:
-    await store.record_result(1, "uno", [100, 200], [100])
-    await store.record_result(1, "uno", [100, 200], [200])
+async def test_finishing_move_counts_stats_in_the_same_transaction(store: Store) -> None:
+    for winner in (100, 200):
+        game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
+        await store.start_game(game.id, {}, {})
+        await store.record_move(
+            game.id, 0, winner, "play:R1", {}, {}, status="finished", result=([100, 200], [winner])
+        )
+        assert [g.id for g in await store.unannounced()] == [game.id]
+        await store.mark_announced(game.id)
+        assert await store.unannounced() == []
     assert await store.stats(1, 100) == {"uno": (2, 1)}
+    assert await store.stats(1, 200) == {"uno": (2, 1)}
+
+
+async def test_a_refused_finishing_move_counts_nothing(store: Store) -> None:
+    game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
+    await store.start_game(game.id, {}, {})
+    await store.record_move(game.id, 0, 100, "draw", {}, {})
+    with pytest.raises(StaleVersion):
+        await store.record_move(
+            game.id, 0, 100, "play:R1", {}, {}, status="finished", result=([100], [100])
+        )
+    assert await store.stats(1, 100) == {}
 
 
 async def test_deadlines_and_stale_lobbies(store: Store) -> None:
