@@ -1,6 +1,6 @@
 """Entry point: settings, logging, one database connection, the cogs, command sync.
 
-    python bot.py        # reads DISCORD_TOKEN (and the rest) from the environment or .env
+python bot.py        # reads DISCORD_TOKEN (and the rest) from the environment or .env
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.clock import now
 from cogs.components import DYNAMIC_ITEMS
 from cogs.sessions import Sessions
 from config import ConfigError, Settings, load_settings
@@ -39,6 +40,7 @@ class CardBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_path)
+        self.store.clock = now
         self.sessions = Sessions(self.store)
         # Buttons route by custom_id alone, so every old message keeps working.
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +13,7 @@ from discord.ext import commands, tasks
 
 import engine
 from cogs import components
+from cogs.clock import now
 from cogs.play import Play, refuse
 from cogs.render.screens import lobby_screen
 from cogs.render.spec import Screen, clip
@@ -61,6 +61,7 @@ class Lobby(commands.Cog):
         scoring="UNO: how points are counted",
         swap_hands="UNO: add the Wild Swap Hands card",
         custom_wilds="UNO: how many Wild Customizable cards (0-3), each with a house rule",
+        custom_rules='UNO: house rules on those cards, e.g. "1,4,7" (empty: chosen at random)',
         stack_draws="UNO house rule: stack Draw Twos (and Draw Fours)",
         seven_zero="UNO house rule: 7 swaps hands with someone, 0 rotates all hands",
         jump_in="UNO house rule: play an identical card out of turn",
@@ -75,6 +76,7 @@ class Lobby(commands.Cog):
         scoring: app_commands.Choice[str] | None = None,
         swap_hands: bool | None = None,
         custom_wilds: app_commands.Range[int, 0, 3] | None = None,
+        custom_rules: str | None = None,
         stack_draws: bool | None = None,
         seven_zero: bool | None = None,
         jump_in: bool | None = None,
@@ -88,6 +90,7 @@ class Lobby(commands.Cog):
             "scoring": scoring.value if scoring else None,
             "swap_hands": swap_hands,
             "custom_wilds": custom_wilds,
+            "custom_rules": custom_rules,
             "stack_draws": stack_draws,
             "seven_zero": seven_zero,
             "jump_in": jump_in,
@@ -96,7 +99,10 @@ class Lobby(commands.Cog):
         }
         chosen = {k: v for k, v in given.items() if v is not None}
         try:
+            # The engine is the judge: building a throwaway game runs every cross-check.
             options = validate_options(cls.title, cls.options, chosen)
+            players = [str(i) for i in range(cls.min_players)]
+            engine.new_game(kind, players, seed=0, options=chosen)
         except InvalidOption as error:
             await refuse(interaction, str(error))
             return
@@ -125,7 +131,7 @@ class Lobby(commands.Cog):
             **components.message_kwargs(self.lobby(session, options_shown=options))
         )
         message = await interaction.original_response()
-        await self.bot.store.set_table_message(row.id, message.id, time.time())
+        await self.bot.store.set_table_message(row.id, message.id, now())
         session.row.table_message_id = message.id
 
     def lobby(
@@ -218,6 +224,7 @@ class Lobby(commands.Cog):
         play = self.play
         await play.post_table(session)
         await play.update_dms(session)
+        play.wake_timers()
 
     async def _cancel(self, interaction: discord.Interaction, session: Session) -> None:
         if not self._may_end(interaction, session):
@@ -320,7 +327,7 @@ class Lobby(commands.Cog):
     # -- housekeeping -----------------------------------------------------------------------------
     @tasks.loop(minutes=1)
     async def expire_lobbies(self) -> None:
-        cutoff = time.time() - self.bot.settings.lobby_timeout_minutes * 60
+        cutoff = now() - self.bot.settings.lobby_timeout_minutes * 60
         for row in await self.bot.store.stale_lobbies(cutoff):
             await self.expire(row.id)
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import components, ids
+from cogs.clock import now
 from cogs.render.registry import renderer_for
 from cogs.render.screens import hand_screen, table_screen
 from cogs.render.spec import Screen
@@ -44,6 +44,76 @@ class Play(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
         self.sessions: Sessions = bot.sessions
+        self._timer_task: asyncio.Task[None] | None = None
+        self._catch_up_task: asyncio.Task[None] | None = None
+        self._timer_sleeping = False
+
+    async def cog_load(self) -> None:
+        self._timer_task = asyncio.create_task(self._timer_loop(), name="game-timers")
+        # REST works as soon as we are logged in: no need to wait for the gateway.
+        self._catch_up_task = asyncio.create_task(self._catch_up(), name="catch-up")
+
+    async def _catch_up(self) -> None:
+        try:
+            await self.catch_up_endings()
+        except Exception:
+            log.exception("catching up finished games failed")
+
+    async def cog_unload(self) -> None:
+        if self._timer_task is not None:
+            self._timer_task.cancel()
+
+    # -- clocks ----------------------------------------------------------------------------------
+    def wake_timers(self) -> None:
+        """A deadline may have moved: restart the sleep (never interrupts a firing timer)."""
+        if self._timer_sleeping and self._timer_task is not None:
+            self._timer_task.cancel()
+            self._timer_task = asyncio.create_task(self._timer_loop(), name="game-timers")
+
+    async def _timer_loop(self) -> None:
+        """Sleep until the nearest stored deadline, then let the clock act.
+
+        Deadlines live in the database, so a restart picks them up where they were.
+        """
+        await self.bot.wait_until_ready()
+        while not self.bot.is_closed():
+            try:
+                for row in await self.bot.store.due_deadlines(now()):
+                    await self.fire_timer(row.id)
+                nearest = await self.bot.store.next_deadline()
+            except Exception:
+                log.exception("timer pass failed")
+                nearest = None
+            delay = 60.0 if nearest is None else min(60.0, max(0.05, nearest - now()))
+            self._timer_sleeping = True
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                self._timer_sleeping = False
+
+    async def fire_timer(self, game_id: int) -> None:
+        """The clock ran out: apply the game's timeout actions as ordinary moves."""
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session is None or session.game is None or session.row.status != "active":
+                return
+            deadline = session.row.deadline
+            if deadline is None or deadline > now():
+                return
+            renderer = renderer_for(session.row.kind)
+            events: list[Event] = []
+            for player, action_id in renderer.timeout_actions(session.game):
+                try:
+                    events += await self.sessions.apply(session, int(player), action_id)
+                except (IllegalAction, StaleVersion) as error:
+                    log.warning("game %s: timeout action %s refused: %s", game_id, action_id, error)
+                    break
+            if not events and session.row.deadline == deadline:
+                # Nothing to do on this clock: clear it rather than firing forever.
+                await self.bot.store.set_deadline(game_id, None)
+                session.row.deadline = None
+                return
+            await self.after_move(session, events)
 
     # -- reading a game for a click ----------------------------------------------------------
     async def _session_for(
@@ -136,6 +206,7 @@ class Play(commands.Cog):
             else:
                 await interaction.response.send_message(notice or "Done.", ephemeral=True)
             await self.after_move(session, events, table_done=table_done)
+            self.wake_timers()
 
     async def on_hand(self, interaction: discord.Interaction, game_id: int) -> None:
         async with self.sessions.lock(game_id):
@@ -170,7 +241,10 @@ class Play(commands.Cog):
         renderer = renderer_for(session.row.kind)
         where = f"Game #{session.id} in <#{session.row.channel_id}>"
         if dm:
+            # The DM names its game (a player may be in several) and links to the table.
             where = f"Game #{session.id} · {self._jump_url(session)}"
+            header = f"Your hand for game #{session.id} ({renderer.title})"
+            notice = f"{header}\n{notice}" if notice else header
         return hand_screen(
             session.id,
             session.version,
@@ -194,6 +268,7 @@ class Play(commands.Cog):
             session.names,
             session.public_log,
             session.row.status,
+            session.row.deadline,
         )
 
     def table_kwargs(self, session: Session) -> dict[str, Any]:
@@ -210,7 +285,7 @@ class Play(commands.Cog):
 
     def _table_is_old(self, session: Session) -> bool:
         posted = session.row.table_posted_at
-        return posted is None or time.time() - posted > TABLE_MAX_AGE
+        return posted is None or now() - posted > TABLE_MAX_AGE
 
     # -- after a move: table, DMs, the end -------------------------------------------------------
     async def after_move(
@@ -243,10 +318,10 @@ class Play(commands.Cog):
         channel = self.bot.get_partial_messageable(session.row.channel_id)
         old = session.row.table_message_id
         message = await channel.send(**self.table_kwargs(session))
-        now = time.time()
-        await self.bot.store.set_table_message(session.id, message.id, now)
+        posted = now()
+        await self.bot.store.set_table_message(session.id, message.id, posted)
         session.row.table_message_id = message.id
-        session.row.table_posted_at = now
+        session.row.table_posted_at = posted
         if old is not None:
             # The old table keeps its picture but loses its buttons, pointing to the new one.
             try:
@@ -331,9 +406,6 @@ class Play(commands.Cog):
         assert game is not None
         row = session.row
         winners = [int(w) for w in game.winners]
-        await self.bot.store.record_result(
-            row.guild_id, row.kind, [s.user_id for s in session.seats], winners
-        )
         names = session.names
         if winners:
             who = " and ".join(f"<@{w}>" for w in winners)
@@ -346,6 +418,18 @@ class Play(commands.Cog):
             await channel.send(f"{text}\nFinal scores: {scores}")
         except discord.HTTPException as error:
             log.warning("game %s: result post failed: %s", row.id, error)
+        await self.bot.store.mark_announced(row.id)
+
+    async def catch_up_endings(self) -> None:
+        """Finish what a crash interrupted: games that ended but whose end was never posted."""
+        for row in await self.bot.store.unannounced():
+            async with self.sessions.lock(row.id):
+                session = await self.sessions.get(row.id)
+                if session is None or session.game is None:
+                    continue
+                await self.refresh_table(session)
+                await self.update_dms(session)
+                await self._announce_end(session)
 
 
 async def refuse(interaction: discord.Interaction, text: str) -> None:

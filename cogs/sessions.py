@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from cogs.clock import now
+from cogs.render.registry import renderer_for
 from db import GameRow, SeatRow, Store
 from engine import Event, Game
 
@@ -48,6 +50,24 @@ class Session:
         return list(self.row.log.get("private", {}).get(str(user_id), []))
 
 
+def next_deadline(session: Session, log: dict[str, Any]) -> float | None:
+    """The deadline for the phase the game is in now (kept while the same phase runs).
+
+    Updates ``log["timer"]``, the key of the timed phase, stored with the state.
+    """
+    game = session.game
+    assert game is not None
+    spec = None if game.finished else renderer_for(session.row.kind).timer(game.view(None))
+    if spec is None:
+        log.pop("timer", None)
+        return None
+    key, seconds = spec
+    if log.get("timer") == key and session.row.deadline is not None:
+        return session.row.deadline
+    log["timer"] = key
+    return now() + seconds
+
+
 def merge_log(log: dict[str, Any], events: list[Event]) -> dict[str, Any]:
     """The log after ``events``: public lines for the table, private notes per player."""
     public = list(log.get("public", []))
@@ -57,10 +77,10 @@ def merge_log(log: dict[str, Any], events: list[Event]) -> dict[str, Any]:
             public.append(event.public)
         for player, text in event.private.items():
             private.setdefault(player, []).append(text)
-    return {
-        "public": public[-PUBLIC_LOG:],
-        "private": {k: v[-PRIVATE_LOG:] for k, v in private.items()},
-    }
+    merged = {k: v for k, v in log.items() if k not in ("public", "private")}
+    merged["public"] = public[-PUBLIC_LOG:]
+    merged["private"] = {k: v[-PRIVATE_LOG:] for k, v in private.items()}
+    return merged
 
 
 class Sessions:
@@ -105,8 +125,9 @@ class Sessions:
         players = [str(s.user_id) for s in session.seats]
         game = engine.new_game(session.row.kind, players, session.row.seed, session.row.options)
         log = merge_log({}, [Event(f"The game begins with {len(players)} players.")])
-        await self.store.start_game(session.id, game.to_dict(), log)
         session.game = game
+        deadline = next_deadline(session, log)
+        await self.store.start_game(session.id, game.to_dict(), log, deadline)
         await self.reload_row(session)
         return []
 
@@ -121,9 +142,21 @@ class Sessions:
         events = game.apply(str(user_id), action_id)
         log = merge_log(session.row.log, events)
         status = "finished" if game.finished else "active"
+        deadline = next_deadline(session, log)
+        result = None
+        if game.finished:
+            result = ([s.user_id for s in session.seats], [int(w) for w in game.winners])
         try:
             version = await self.store.record_move(
-                session.id, session.version, user_id, action_id, game.to_dict(), log, status
+                session.id,
+                session.version,
+                user_id,
+                action_id,
+                game.to_dict(),
+                log,
+                status,
+                deadline,
+                result,
             )
         except BaseException:
             self.forget(session.id)
@@ -131,6 +164,7 @@ class Sessions:
         session.row.version = version
         session.row.log = log
         session.row.status = status
+        session.row.deadline = deadline
         if game.finished:
             self.forget(session.id)
         return events

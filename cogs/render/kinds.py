@@ -43,6 +43,15 @@ class Renderer:
     def play_button(self) -> str:
         return "Play"
 
+    # -- clocks (rules-neutral policy: a timeout is an ordinary legal action) -----------------
+    def timer(self, view: dict[str, Any]) -> tuple[str, int] | None:
+        """A phase that runs on a clock: (a key naming this phase instance, seconds)."""
+        return None
+
+    def timeout_actions(self, game: Any) -> list[tuple[str, str]]:
+        """What happens when the clock runs out: (player, action id) pairs, in order."""
+        return []
+
     # -- the public table --------------------------------------------------------------
     def table_embed(
         self, view: dict[str, Any], names: Mapping[str, str], log: list[str], game_id: int

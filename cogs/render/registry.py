@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import engine
+from cogs.render.haymaker import HaymakerRenderer
+from cogs.render.ihaveit import IHaveItRenderer
+from cogs.render.itemcollection import ItemCollectionRenderer
 from cogs.render.kinds import Renderer
 from cogs.render.uno import UnoRenderer
+from cogs.render.warofsuits import WarOfSuitsRenderer
 
+_CLASSES: dict[str, type[Renderer]] = {
+    "uno": UnoRenderer,
+    "ihaveit": IHaveItRenderer,
+    "warofsuits": WarOfSuitsRenderer,
+    "itemcollection": ItemCollectionRenderer,
+    "haymaker": HaymakerRenderer,
+}
 _RENDERERS: dict[str, Renderer] = {
-    "uno": UnoRenderer("uno", engine.GAMES["uno"].title),
+    kind: cls(kind, engine.GAMES[kind].title) for kind, cls in _CLASSES.items()
 }
 
 
 def renderer_for(kind: str) -> Renderer:
-    found = _RENDERERS.get(kind)
-    if found is None:
-        # Any engine game is playable with the generic look until it gets its own.
-        found = _RENDERERS[kind] = Renderer(kind, engine.GAMES[kind].title)
-    return found
+    return _RENDERERS[kind]

@@ -70,10 +70,14 @@ def table_screen(
     names: Mapping[str, str],
     log: list[str],
     status: str = "active",
+    deadline: float | None = None,
 ) -> Screen:
     """The public table. Only public information: built from ``game.view(None)``."""
     view = game.view(None)
     embed = renderer.table_embed(view, names, log, game_id)
+    if deadline is not None and not game.finished and status == "active":
+        # Discord renders <t:…:R> as a live countdown in every client.
+        embed.description += f"\n⏳ Time runs out <t:{int(deadline)}:R>"
     if status == "cancelled":
         embed.footer = f"Game #{game_id} · ended early"
         return Screen(embed=embed)

@@ -58,7 +58,8 @@ class UnoRenderer(Renderer):
             return names[segment]
         if segment in COLOURS:
             return colour_name(segment)
-        return card_name(segment)
+        # Pick options name the k-th copy of a card "R5_2".
+        return card_name(segment.split("_", 1)[0])
 
     def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
         parts = action_id.split(":")

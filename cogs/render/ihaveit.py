@@ -1,0 +1,9 @@
+"""How IHaveIt looks on Discord."""
+
+from __future__ import annotations
+
+from cogs.render.kinds import Renderer
+
+
+class IHaveItRenderer(Renderer):
+    pass

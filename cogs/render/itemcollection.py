@@ -1,0 +1,9 @@
+"""How ItemCollection looks on Discord."""
+
+from __future__ import annotations
+
+from cogs.render.kinds import Renderer
+
+
+class ItemCollectionRenderer(Renderer):
+    pass

@@ -1,0 +1,258 @@
+"""Drive a game through the bot's real UI in simcord, the way players click.
+
+A test chooses *what* to do (an engine action id); the driver finds *how* a player does it:
+a table button, the "Play" picker (ephemeral) step by step, or the buttons in their DM.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+import engine
+from bot import CardBot
+from cogs import ids
+from cogs.sessions import Session
+
+
+@dataclass
+class Control:
+    kind: str  # "button" | "select"
+    custom_id: str
+    label: str = ""
+    values: list[str] = field(default_factory=list)
+    disabled: bool = False
+
+
+def controls(message: Any) -> list[Control]:
+    """Every button and select on a message (a discord.Message or a simcord ResponseMessage)."""
+    found: list[Control] = []
+    rows = message.components
+    for row in rows:
+        children = row["components"] if isinstance(row, dict) else row.children
+        for child in children:
+            if isinstance(child, dict):
+                if child.get("type") == 2:
+                    found.append(
+                        Control(
+                            "button",
+                            child.get("custom_id", ""),
+                            child.get("label", ""),
+                            disabled=child.get("disabled", False),
+                        )
+                    )
+                elif child.get("type") == 3:
+                    values = [o["value"] for o in child.get("options", [])]
+                    found.append(Control("select", child["custom_id"], values=values))
+            elif isinstance(child, discord.Button):
+                found.append(
+                    Control("button", child.custom_id or "", child.label or "", [], child.disabled)
+                )
+            elif isinstance(child, discord.SelectMenu):
+                found.append(
+                    Control("select", child.custom_id, values=[o.value for o in child.options])
+                )
+    return found
+
+
+def target_of(custom_id: str) -> str | None:
+    parts = custom_id.split(":", 3)
+    return parts[3] if parts[0] == "g" and len(parts) == 4 else None
+
+
+def leads_to(target: str, action_id: str) -> bool:
+    return target == action_id or action_id.startswith(target + ":")
+
+
+class Table:
+    """One game in one channel, with its players as simcord members."""
+
+    def __init__(self, env: Any, channel: Any, members: list[Any], game_id: int) -> None:
+        self.env = env
+        self.channel = channel
+        self.members = {str(m.id): m for m in members}
+        self.game_id = game_id
+        self.table_id: int | None = None  # refreshed by every session() call
+
+    @property
+    def bot(self) -> CardBot:
+        return self.env.bot
+
+    @classmethod
+    async def start(
+        cls, env: Any, kind: str, players: int, channel_name: str = "games", **options: Any
+    ) -> Table:
+        guild = env.guild if env._guilds else env.create_guild()
+        channel = guild.create_text_channel(channel_name)
+        names = ["ann", "bea", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo"]
+        members = [
+            guild.add_member(env.create_user(f"{n}-{channel_name}")) for n in names[:players]
+        ]
+        result = await members[0].slash(channel, "newgame", game=kind, **options)
+        assert result.response is not None and not result.ephemeral, result
+        lobby = channel.last_message
+        for member in members[1:]:
+            joined = await member.click(lobby, label="Join")
+            assert joined.acknowledged and not joined.ephemeral
+        started = await members[0].click(lobby, label="Start")
+        assert not started.ephemeral, started.response and started.response.content
+        game_id = int(lobby.components[0].children[0].custom_id.split(":")[1])
+        return cls(env, channel, members, game_id)
+
+    async def session(self) -> Session:
+        session = await self.bot.sessions.get(self.game_id)
+        assert session is not None
+        self.table_id = session.row.table_message_id
+        return session
+
+    async def game(self) -> engine.Game:
+        session = await self.session()
+        assert session.game is not None
+        return session.game
+
+    def table_message(self) -> discord.Message:
+        message_id = self.table_id
+        history = self.channel.history()
+        if message_id is not None:
+            for message in history:
+                if message.id == message_id:
+                    return message
+        tables = [
+            m for m in history if any(c.custom_id == ids.hand(self.game_id) for c in controls(m))
+        ]
+        assert tables, "no table message in the channel"
+        return tables[-1]
+
+    def dm_message(self, player: str) -> discord.Message | None:
+        member = self.members[player]
+        mine = [
+            m
+            for m in member.user.dm_channel.history()
+            if m.content and f"game #{self.game_id}" in m.content
+        ]
+        return mine[-1] if mine else None
+
+    async def act(self, player: str, action_id: str, via: str = "picker") -> Any:
+        """Carry out ``action_id`` for ``player`` through the UI; returns the last result."""
+        member = self.members[player]
+        before = (await self.session()).version
+        clicker = member.user if via == "dm" else member
+        if via == "table":
+            table = self.table_message()
+            await self.session()
+            for control in controls(table):
+                if target_of(control.custom_id) == action_id:
+                    result = await member.click(table, custom_id=control.custom_id)
+                    await self._check_applied(before, result, action_id)
+                    return result
+            via = "picker"
+        if via == "dm":
+            message: Any = self.dm_message(player)
+            assert message is not None, f"{player} has no DM for this game"
+        else:
+            table = self.table_message()
+            play = next(c for c in controls(table) if target_of(c.custom_id) == ids.ROOT)
+            result = await member.click(table, custom_id=play.custom_id)
+            assert result.ephemeral, "the picker is private"
+            message = result.response
+        for _ in range(6):
+            step = self._next_control(message, action_id)
+            assert step is not None, f"no control leads to {action_id!r}: {controls(message)}"
+            control, value = step
+            if control.kind == "button":
+                result = await clicker.click(message, custom_id=control.custom_id)
+            else:
+                values = value if isinstance(value, list) else [value]
+                result = await clicker.select(message, values, custom_id=control.custom_id)
+            if (await self.session()).version != before:
+                await self._check_applied(before, result, action_id)
+                return result
+            message = result.response or message
+            if via == "dm":
+                message = self.dm_message(player)
+        raise AssertionError(f"{action_id} was never applied")
+
+    def _next_control(self, message: Any, action_id: str) -> tuple[Control, Any] | None:
+        for control in controls(message):
+            if control.disabled:
+                continue
+            if control.kind == "button":
+                target = target_of(control.custom_id)
+                if target and target != ids.ROOT and leads_to(target, action_id):
+                    return control, None
+            elif control.custom_id.startswith("k:"):
+                pick_id = control.custom_id.split(":", 3)[3]
+                if action_id.startswith(pick_id + ":"):
+                    return control, action_id[len(pick_id) + 1 :].split(".")
+            else:
+                for value in control.values:
+                    if leads_to(value, action_id):
+                        return control, value
+        return None
+
+    async def _check_applied(self, before: int, result: Any, action_id: str) -> None:
+        session = await self.session()
+        assert session.version == before + 1 or session.row.status == "finished", (
+            f"{action_id} not applied: {result.response and result.response.content}"
+        )
+
+    async def play_random(
+        self,
+        rng: random.Random,
+        max_moves: int = 3000,
+        check: Any = None,
+        prefer: tuple[str, ...] = ("play", "uno", "color", "accept", "pass"),
+    ) -> int:
+        """Random legal moves through a mix of table, picker and DM, to the end."""
+        moves = 0
+        while not (await self.game()).finished:
+            assert moves < max_moves, "the game did not end"
+            game = await self.game()
+            able = [p for p in game.actors() if game.legal_actions(p)]
+            assert able, "nobody can act"
+            player = rng.choice(able)
+            legal = game.legal_actions(player)
+            # Mostly purposeful moves (a uniformly random UNO round lasts ~2,000 moves).
+            purposeful = [a for a in legal if a.id.split(":")[0] in prefer]
+            action = rng.choice(purposeful if purposeful and rng.random() < 0.85 else legal)
+            action_id = action.id
+            if action.pick is not None:
+                action_id = pick_choice(game, player, action, rng)
+            session = await self.session()
+            seat = session.seat(int(player))
+            ways = ["picker", "table"]
+            if seat is not None and not seat.dm_closed and self.dm_message(player) is not None:
+                ways.append("dm")
+            await self.act(player, action_id, via=rng.choice(ways))
+            moves += 1
+            if check is not None:
+                await check(self)
+        return moves
+
+    def public_messages(self) -> list[discord.Message]:
+        return [m for m in self.channel.history() if not m.flags.ephemeral]
+
+
+def pick_choice(game: engine.Game, player: str, action: engine.Action, rng: random.Random) -> str:
+    """A valid choice for a Pick action, found by trying random choices on a copy."""
+    from engine.rng import Rng
+    from engine.testing import choose
+
+    seed = rng.randrange(1 << 30)
+    for attempt in range(50):
+        candidate = choose(game, player, Rng(seed + attempt))
+        if candidate.startswith(action.id + ":"):
+            return candidate
+    raise AssertionError(f"no valid choice for {action.id}")
+
+
+def message_text(message: discord.Message) -> str:
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or "", embed.footer.text or ""]
+        parts += [f"{f.name}\n{f.value}" for f in embed.fields]
+    parts += [c.label for c in controls(message)]
+    return "\n".join(parts)
