@@ -210,9 +210,14 @@ def _select(spec: Select, row: int) -> discord.ui.Item:
 
 
 def message_kwargs(screen: Screen) -> dict[str, Any]:
-    """Arguments for send/edit: content, embed and view (cleared when absent)."""
+    """Arguments for an edit (or a channel send): content, embed and view, None clears them."""
     return {
         "content": screen.content,
         "embed": to_embed(screen.embed) if screen.embed else None,
         "view": to_view(screen) if screen.rows else None,
     }
+
+
+def send_kwargs(screen: Screen) -> dict[str, Any]:
+    """Arguments for an interaction reply, which takes no ``None`` for an absent part."""
+    return {k: v for k, v in message_kwargs(screen).items() if v is not None}

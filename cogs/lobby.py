@@ -128,7 +128,7 @@ class Lobby(commands.Cog):
         session = await self.sessions.get(row.id)
         assert session is not None
         await interaction.response.send_message(
-            **components.message_kwargs(self.lobby(session, options_shown=options))
+            **components.send_kwargs(self.lobby(session, options_shown=options))
         )
         message = await interaction.original_response()
         await self.bot.store.set_table_message(row.id, message.id, now())

@@ -180,7 +180,7 @@ class Play(commands.Cog):
                     await interaction.response.edit_message(**components.message_kwargs(screen))
                 else:
                     await interaction.response.send_message(
-                        ephemeral=True, **components.message_kwargs(screen)
+                        ephemeral=True, **components.send_kwargs(screen)
                     )
                 return
 
@@ -216,7 +216,7 @@ class Play(commands.Cog):
                 return
             screen = self.hand(session, interaction.user.id)
             await interaction.response.send_message(
-                ephemeral=True, **components.message_kwargs(screen)
+                ephemeral=True, **components.send_kwargs(screen)
             )
 
     @app_commands.command(name="hand", description="See your hand in this channel's game.")
