@@ -306,3 +306,18 @@ async def test_host_can_end_and_games_rules_hand(simcord_env) -> None:
     assert not ended.ephemeral
     none = await host.slash(table.channel, "hand")
     assert none.ephemeral and "no game" in none.response.content
+
+
+async def test_games_in_several_channels_at_once(simcord_env) -> None:
+    first = await Table.start(simcord_env, "uno", 2, channel_name="one")
+    second = await Table.start(simcord_env, "uno", 3, channel_name="two")
+    assert first.game_id != second.game_id
+    for table in (first, second, first):
+        player = await current_player(table)
+        await table.act(player, await a_move(table, player))
+    assert (await first.session()).version == 2
+    assert (await second.session()).version == 1
+    member = next(iter(second.members.values()))
+    listed = await member.slash(second.channel, "games")
+    text = listed.response.embeds[0].description
+    assert f"<#{first.channel.id}>" in text and f"<#{second.channel.id}>" in text
