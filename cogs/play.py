@@ -256,6 +256,7 @@ class Play(commands.Cog):
             where,
             prefix=prefix,
             notice=notice,
+            playable=session.row.status == "active",
         )
 
     def table(self, session: Session) -> Screen:
@@ -336,8 +337,10 @@ class Play(commands.Cog):
         assert game is not None
         player = str(user_id)
         hand = tuple(game.view(player).get("hand", []))
-        acting = bool(game.legal_actions(player)) and not game.finished
-        return (hand, session.version if acting else None, tuple(session.notes(user_id)))
+        acting = session.row.status == "active" and not game.finished
+        acting = acting and bool(game.legal_actions(player))
+        status = session.row.status
+        return (hand, session.version if acting else None, tuple(session.notes(user_id)), status)
 
     async def update_dms(self, session: Session) -> None:
         """Send or edit each player's DM hand when what it shows has changed."""

@@ -122,11 +122,15 @@ def hand_screen(
     where: str,
     prefix: str = ids.ROOT,
     notice: str | None = None,
+    playable: bool = True,
 ) -> Screen:
-    """A player's hand with the moves they can make now (ephemeral reply or DM)."""
+    """A player's hand with the moves they can make now (ephemeral reply or DM).
+
+    ``playable`` is False once the game was ended early: the hand shows, the buttons go.
+    """
     view = game.view(player)
     embed = renderer.hand_embed(view, names, notes, where)
-    actions = [] if game.finished else game.legal_actions(player)
+    actions = [] if game.finished or not playable else game.legal_actions(player)
     rows: list[Row] = []
     if actions:
         if prefix != ids.ROOT:
@@ -141,6 +145,8 @@ def hand_screen(
             extra.append(Button("Back", ids.act(game_id, version, ids.ROOT)))
         rows = picker.rows(game_id, version, choices, extra)
         embed.description += "\n\n**Your move:** choose below."
+    elif not playable:
+        embed.description += "\n\n*This game was ended early.*"
     elif not game.finished:
         embed.description += "\n\n*Nothing for you to do right now.*"
     return Screen(content=notice, embed=embed, rows=rows)

@@ -289,6 +289,10 @@ async def test_endgame_permissions(simcord_env) -> None:
     session = await table.session()
     assert session.row.status == "cancelled"
     assert controls(table.table_message()) == []
+    for player in table.members:  # the DMs keep the hand but lose their buttons
+        dm = table.dm_message(player)
+        assert dm is not None and controls(dm) == []
+        assert "ended early" in dm.embeds[0].description
     again = await host.slash(table.channel, "endgame")
     assert again.ephemeral and "no game" in again.response.content
 
