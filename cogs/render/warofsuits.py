@@ -1,9 +1,164 @@
-"""How WarOfSuits looks on Discord."""
+"""A War of Suits on Discord: the battlefield with its totals, who has chosen, the piles.
+
+The table only ever reads the public view: the battlefield holds revealed cards only, and
+``chosen`` says who has chosen, never what. The choices themselves (``choose:<card>``, a tie's
+``ace:<card>`` / ``reinforce``) live in each player's private picker; the one public button is
+``accept``, which is legal exactly when the public ``window`` names the player.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from cogs.render.kinds import Renderer
+from cogs.render.spec import Embed, clip
+from cogs.render.text import humanize, plural
+from engine.cards import RED_SUITS, suit, value
+from engine.cards import label as card_label
+
+SIDES = {"red": ("🟥", "Red", "♦♥"), "black": ("⬛", "Black", "♣♠")}
+RECENT_LINES = 10  # a head to head logs several steps in one move: show them all
+
+
+def cards_sum(cards: list[str]) -> str:
+    """``7♥ + 7♦ = 14``; a single card just ``9♣ = 9``."""
+    return f"{' + '.join(card_label(c) for c in cards)} = {sum(value(c) for c in cards)}"
 
 
 class WarOfSuitsRenderer(Renderer):
-    pass
+    color = 0xB22222
+    emoji = "⚔️"
+
+    # -- words -------------------------------------------------------------------------
+    def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
+        if action_id == "accept":
+            return "🏳️ Accept the loss"
+        if action_id == "reinforce":
+            return "🛡️ Reinforce (head to head)"
+        verb = action_id.split(":", 1)[0]
+        icon = {"choose": "🂠", "double": "✌️", "ace": "🅰️"}.get(verb)
+        text = humanize(label, names)
+        return f"{icon} {text}" if icon else text
+
+    def is_table_action(self, action_id: str) -> bool:
+        # Accept is legal exactly for the side named in the public window, so a public
+        # button reveals nothing. Doubles and Aces would show the hand, and a tie's
+        # Ace-or-reinforce is a secret simultaneous choice: those stay in the picker.
+        return action_id == "accept"
+
+    def play_button(self) -> str:
+        return "Play a card"
+
+    # -- the public table --------------------------------------------------------------
+    def table_embed(
+        self, view: dict[str, Any], names: Mapping[str, str], log: list[str], game_id: int
+    ) -> Embed:
+        embed = super().table_embed(view, names, [], game_id)
+        if log:
+            # The newest lines that fit: a head to head's steps arrive in a single move.
+            lines: list[str] = []
+            for line in reversed(log[-RECENT_LINES:]):
+                shown = f"• {humanize(line, names)}"
+                if sum(len(s) + 1 for s in lines) + len(shown) > 1000:
+                    break
+                lines.insert(0, shown)
+            embed.fields.append(("Recent", clip("\n".join(lines), 1024), False))
+        return embed
+
+    def _side(self, view: dict[str, Any], player: str, names: Mapping[str, str]) -> str:
+        mark, side, _ = SIDES[view["sides"][player]]
+        return f"{mark} {side} · **{names.get(player, player)}**"
+
+    def table_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+        phase = view.get("phase")
+        if phase == "over":
+            return self._last_battle(view, names)
+        lines = [f"**Battle {view['battle']}**"]
+        chosen = set(view.get("chosen", []))
+        actors = set(view.get("actors", []))
+        for p in view["players"]:
+            field = view["battlefield"].get(p, [])
+            parts = [self._side(view, p, names) + ":"]
+            if field:
+                parts.append(cards_sum(field))
+                if view.get("doubled", {}).get(p):
+                    parts.append("(doubled)")
+                if view.get("ace") == p:
+                    parts.append("— 🅰️ its Ace claims the battle")
+            if phase in ("choose", "tie"):
+                done = "chosen a card" if phase == "choose" else "decided"
+                if p in chosen:
+                    parts.append(f"✅ has {done} (hidden)")
+                elif p in actors:
+                    parts.append("⏳ choosing…" if phase == "choose" else "⏳ Ace or reinforce?")
+            elif p in view.get("window", []):
+                parts.append("⏳ its move")
+            lines.append(" ".join(parts))
+        if phase == "choose":
+            lines.append("Both sides choose a card in secret; they are shown together.")
+        elif phase == "tie":
+            lines.append(
+                "Tie! Each side decides in secret: stop the fight with an Ace, or reinforce "
+                "(both reinforce: head to head, every card in hand joins the fight)."
+            )
+        last = self._last_battle(view, names)
+        return [*lines, "", *last] if last else lines
+
+    def _last_battle(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+        last = view.get("last_battle")
+        if not last:
+            return []
+        fields = last["battlefield"]
+        sides = " vs ".join(
+            f"{SIDES[view['sides'][p]][0]} {cards_sum(fields[p])}" if fields[p] else "—"
+            for p in view["players"]
+        )
+        winner = last.get("winner")
+        if winner is None:
+            result = "no winner: each side took back its own cards"
+        else:
+            taken = sum(len(cards) for cards in fields.values())
+            result = f"{self._side(view, winner, names)} won {plural(taken, 'card')}"
+        return [f"Last battle: {sides} — {result}"]
+
+    def players_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
+        actors = set(view.get("actors", []))
+        lines = []
+        for p in view["players"]:
+            marker = "▶" if p in actors else "•"
+            lines.append(
+                f"{marker} {self._side(view, p, names)} — "
+                f"hand {view['hand_sizes'][p]} · deck {view['deck_sizes'][p]} · "
+                f"victory pile {plural(view['victory_sizes'][p], 'card')} "
+                f"(**{view['scores'].get(p, 0)} pts**)"
+            )
+        return "\n".join(lines)
+
+    def result_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
+        winners = view.get("winners", [])
+        if winners:
+            head = f"🏆 {self._side(view, winners[0], names)} wins!"
+        else:
+            head = "🤝 Equal scores: the game is a draw."
+        rows = [
+            f"{self._side(view, p, names)}: {view['scores'].get(p, 0)} pts "
+            f"({plural(view['victory_sizes'][p], 'card')} won)"
+            for p in view["players"]
+        ]
+        return clip("\n".join([head, *rows]), 1024)
+
+    # -- the private hand -----------------------------------------------------------------
+    def private_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+        hand = view.get("hand", [])
+        lines = []
+        if hand:
+            mark, side, suits = SIDES["red" if suit(hand[0]) in RED_SUITS else "black"]
+            total = sum(value(c) for c in hand)
+            lines.append(f"You play {mark} **{side}** ({suits}) · your hand is worth {total}.")
+        choice = view.get("choice")
+        if choice:
+            verb, _, card = choice.partition(":")
+            what = "reinforce" if verb == "reinforce" else card_label(card)
+            lines.append(f"Your secret choice: **{what}** (hidden until both sides have chosen).")
+        return lines
