@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from cogs import ids
+from cogs.render.ihaveit import rank_name
 from cogs.render.registry import renderer_for
 from engine.cards import label, labels, value
 from tests.discord.driver import Table, controls, message_text, target_of
@@ -130,7 +131,7 @@ async def test_a_pair_is_one_choice_decline_is_private_and_the_lead_restricted(
     assert f"{names[ann]} took {labels(taken)} from you." in dm_text(table, bea)
     for player in (ann, bea):
         assert "Only you can see" in dm_text(table, player)
-        assert f"rank **{limit}** or lower" in dm_text(table, player)
+        assert f"rank **{rank_name(limit)}** or lower" in dm_text(table, player)
     for card in taken:
         assert label(card) not in dm_text(table, cy)
     assert "or lower" not in dm_text(table, cy)
