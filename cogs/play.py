@@ -415,6 +415,10 @@ class Play(commands.Cog):
             text = f"🏆 {who} {'wins' if len(winners) == 1 else 'win'} game #{row.id}!"
         else:
             text = f"🤝 Game #{row.id} ends in a draw."
+        # How it was won (a knockout, a goal, a decision...), as the table's result says it.
+        how = renderer_for(row.kind).result_text(game.view(None), names).split("\n", 1)[0]
+        if how:
+            text += f"\n{how}"
         scores = ", ".join(f"{names.get(p, p)} {game.scores.get(p, 0)}" for p in game.players)
         channel = self.bot.get_partial_messageable(row.channel_id)
         try:

@@ -16,11 +16,24 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def make_bot(db_path: Path):
-    def make() -> CardBot:
-        return create_bot(Settings(token="test-token", database_path=str(db_path)))
+async def make_bot(db_path: Path):
+    """A factory for bots on the same database (a restart builds a second one).
 
-    return make
+    simcord's shutdown does not call ``bot.close()``, so each bot's database connection is
+    closed here: its worker thread would otherwise keep pytest alive after a failing test.
+    """
+    made: list[CardBot] = []
+
+    def make() -> CardBot:
+        bot = create_bot(Settings(token="test-token", database_path=str(db_path)))
+        made.append(bot)
+        return bot
+
+    yield make
+    for bot in made:
+        store = getattr(bot, "store", None)
+        if store is not None:
+            await store.close()
 
 
 @pytest.fixture
