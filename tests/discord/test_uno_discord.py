@@ -14,6 +14,16 @@ async def current_player(table: Table) -> str:
     return next(p for p in game.actors() if game.legal_actions(p))
 
 
+async def past_first_colour(table: Table) -> None:
+    """Deals are random: if the first discard is a wild, its colour is picked first."""
+    game = await table.game()
+    for player in game.actors():
+        colour = next((a.id for a in game.legal_actions(player) if a.id.startswith("color:")), None)
+        if colour is not None:
+            await table.act(player, colour, via="table")
+            return
+
+
 async def a_move(table: Table, player: str) -> str:
     game = await table.game()
     legal = game.legal_actions(player)
@@ -144,6 +154,7 @@ async def test_out_of_turn_non_player_stale_and_double_clicks(simcord_env) -> No
 
 async def test_a_move_that_is_not_allowed_is_refused_privately(simcord_env) -> None:
     table = await Table.start(simcord_env, "uno", 2)
+    await past_first_colour(table)
     session = await table.session()
     player = await current_player(table)
     other = next(p for p in session.names if p != player)
@@ -229,6 +240,7 @@ async def test_restart_mid_game_old_buttons_still_work(simcord_env, make_bot) ->
 
 async def test_more_than_25_choices_become_menus(simcord_env) -> None:
     table = await Table.start(simcord_env, "uno", 2, swap_hands=True, custom_wilds=3)
+    await past_first_colour(table)
     session = await table.session()
     game = await table.game()
     player = await current_player(table)
@@ -241,6 +253,10 @@ async def test_more_than_25_choices_become_menus(simcord_env) -> None:
     state = game.to_dict()
     seat = game.players.index(player)
     state["state"]["h"][seat] = " ".join(hand)
+    if view["top"].startswith("W"):
+        # A wild on top matches only its colour: put a coloured card of that colour on top
+        # (the discard pile is "x", top card last) so other colours' same value count too.
+        state["state"]["x"] += f" {state['state']['c']}5"
     session.game = engine.load(state)
     legal = session.game.legal_actions(player)
     choices = {":".join(a.id.split(":")[:2]) for a in legal}
