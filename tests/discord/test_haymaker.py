@@ -419,15 +419,3 @@ async def test_full_game_to_the_end_with_secrets_kept(simcord_env, monkeypatch) 
         assert RENDER.hand_text(game.view(player)["hand"]) in dm_text(table, player)
     stored = await table.bot.store.moves(table.game_id)
     assert [seq for seq, _, _ in stored] == list(range(1, moves + 1))
-
-
-async def test_rules_page(simcord_env) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("rules")
-    ann = guild.add_member(simcord_env.create_user("ann"))
-    result = await ann.slash(channel, "rules", game="haymaker")
-    assert result.ephemeral
-    pages = [result.response, *result.followups]
-    text = "\n".join(e.description or "" for page in pages for e in page.embeds)
-    assert result.response.embeds[0].title == "Haymaker"
-    assert "Technical knockout" in text and "Playing on Discord" in text

@@ -308,15 +308,3 @@ async def test_full_game_to_the_winners(simcord_env, monkeypatch) -> None:
     assert "Result" in text and "🏆" in text
     assert table.table_message().components == []
     assert (await table.session()).row.deadline is None
-
-
-async def test_rules_page(simcord_env) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("items")
-    member = guild.add_member(simcord_env.create_user("ann"))
-    result = await member.slash(channel, "rules", game="itemcollection")
-    assert result.ephemeral
-    pages = [result.response.message, *result.followups]
-    text = "\n".join(message_text(p) for p in pages)
-    assert "Item Collection Game" in text and "small straight" in text
-    assert "Playing on Discord" in text

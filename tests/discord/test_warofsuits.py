@@ -240,15 +240,3 @@ async def test_full_game_to_the_result_with_nothing_secret_in_public(
     assert table.table_message().components == []
     stored = await table.bot.store.moves(table.game_id)
     assert len(stored) == moves
-
-
-async def test_rules_page(simcord_env) -> None:
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("war")
-    member = guild.add_member(simcord_env.create_user("ann"))
-    result = await member.slash(channel, "rules", game="warofsuits")
-    assert result.ephemeral
-    pages = [result.response.message, *result.followups]
-    text = "\n".join(message_text(p) for p in pages)
-    assert "A War of Suits" in text and "Head to head" in text
-    assert "Playing on Discord" in text
