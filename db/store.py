@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,17 @@ class Store:
     async def close(self) -> None:
         await self.conn.close()
 
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error (the error goes on)."""
+        await self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            await self.conn.rollback()
+            raise
+        await self.conn.commit()
+
     # -- games -----------------------------------------------------------------------------
     async def create_lobby(
         self,
@@ -135,24 +147,19 @@ class Store:
         """A new lobby with the host seated. Raises ChannelBusy if the channel has a game."""
         now = self.clock()
         try:
-            await self.conn.execute("BEGIN IMMEDIATE")
-            cur = await self.conn.execute(
-                "INSERT INTO games (guild_id, channel_id, kind, host_id, options, seed,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, kind, host_id, _dumps(options), seed, now, now),
-            )
-            game_id = cur.lastrowid
-            await self.conn.execute(
-                "INSERT INTO seats (game_id, user_id, seat, name) VALUES (?, ?, 0, ?)",
-                (game_id, host_id, host_name),
-            )
-            await self.conn.commit()
+            async with self._transaction():
+                cur = await self.conn.execute(
+                    "INSERT INTO games (guild_id, channel_id, kind, host_id, options, seed,"
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (guild_id, channel_id, kind, host_id, _dumps(options), seed, now, now),
+                )
+                game_id = cur.lastrowid
+                await self.conn.execute(
+                    "INSERT INTO seats (game_id, user_id, seat, name) VALUES (?, ?, 0, ?)",
+                    (game_id, host_id, host_name),
+                )
         except sqlite3.IntegrityError:
-            await self.conn.rollback()
             raise ChannelBusy from None
-        except BaseException:
-            await self.conn.rollback()
-            raise
         game = await self.get_game(game_id)  # type: ignore[arg-type]
         assert game is not None
         return game
@@ -260,8 +267,7 @@ class Store:
         """
         now = self.clock()
         new_version = expected_version + 1
-        await self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        async with self._transaction():
             cur = await self.conn.execute(
                 "UPDATE games SET state = ?, version = ?, log = ?, status = ?, deadline = ?,"
                 " updated_at = ? WHERE id = ? AND version = ? AND status = 'active'",
@@ -285,10 +291,6 @@ class Store:
             )
             if result is not None:
                 await self._add_result(game_id, *result)
-            await self.conn.commit()
-        except BaseException:
-            await self.conn.rollback()
-            raise
         return new_version
 
     async def moves(self, game_id: int) -> list[tuple[int, int, str]]:
@@ -309,38 +311,30 @@ class Store:
 
     async def add_seat(self, game_id: int, user_id: int, name: str) -> bool:
         """Seat a player at the end; False if already seated."""
-        await self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        async with self._transaction():
             cur = await self.conn.execute(
                 "INSERT OR IGNORE INTO seats (game_id, user_id, seat, name)"
                 " SELECT ?, ?, COALESCE(MAX(seat) + 1, 0), ? FROM seats WHERE game_id = ?",
                 (game_id, user_id, name, game_id),
             )
             added = cur.rowcount == 1
-            await self.conn.execute(
-                "UPDATE games SET updated_at = ? WHERE id = ?", (self.clock(), game_id)
-            )
-            await self.conn.commit()
-        except BaseException:
-            await self.conn.rollback()
-            raise
+            await self._touch_in_transaction(game_id)
         return added
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
-        await self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        async with self._transaction():
             cur = await self.conn.execute(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
             )
             removed = cur.rowcount == 1
-            await self.conn.execute(
-                "UPDATE games SET updated_at = ? WHERE id = ?", (self.clock(), game_id)
-            )
-            await self.conn.commit()
-        except BaseException:
-            await self.conn.rollback()
-            raise
+            await self._touch_in_transaction(game_id)
         return removed
+
+    async def _touch_in_transaction(self, game_id: int) -> None:
+        # A lobby that changes is not abandoned: this keeps it from expiring.
+        await self.conn.execute(
+            "UPDATE games SET updated_at = ? WHERE id = ?", (self.clock(), game_id)
+        )
 
     async def set_dm(
         self, game_id: int, user_id: int, channel_id: int | None, message_id: int | None
