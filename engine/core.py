@@ -35,12 +35,41 @@ class Action:
     pick: Pick | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended, as data (for end posts, stats and ratings).
+
+    ``placings`` ranks every player: a list of places, each a list of the players sharing it
+    (winners first). ``reason`` is a short machine word such as ``"went out"``,
+    ``"knockout"``, ``"decision"`` or ``"draw"``; each game documents its own.
+    """
+
+    winners: list[str]
+    placings: list[list[str]]
+    reason: str
+    scores: dict[str, int]
+
+
 @dataclass(slots=True)
 class Event:
     """Something that happened: public text for the table log, private text per player."""
 
     public: str
     private: dict[str, str] = field(default_factory=dict)
+
+
+def rank_by(players: list[str], key: Any) -> list[list[str]]:
+    """Group ``players`` into places by ``key`` (lower first); equal keys share a place."""
+    places: list[list[str]] = []
+    last: Any = object()
+    for p in sorted(players, key=key):
+        k = key(p)
+        if places and k == last:
+            places[-1].append(p)
+        else:
+            places.append([p])
+        last = k
+    return places
 
 
 class Game:
@@ -64,6 +93,7 @@ class Game:
     finished: bool
     winners: list[str]
     scores: dict[str, int]
+    reason: str | None
 
     # -- construction ------------------------------------------------------------------
     def __init__(
@@ -75,6 +105,10 @@ class Game:
         deck: list[str] | None = None,
     ) -> None:
         players = [str(p) for p in players]
+        for p in players:
+            # Action ids name players (``catch:<player>``) and must stay ASCII and short.
+            if not p or not p.isascii() or len(p) > 50 or any(c in p for c in ":. "):
+                raise ValueError(f"Player id {p!r} must be 1-50 ASCII characters without ':.'")
         if not self.min_players <= len(players) <= self.max_players:
             if self.min_players == self.max_players:
                 need = f"exactly {self.min_players}"
@@ -89,6 +123,7 @@ class Game:
         self.finished = False
         self.winners = []
         self.scores = {p: 0 for p in players}
+        self.reason = None
         self._legal_cache: dict[str, list[Action]] = {}
         # ``deck`` is test support only (engine.testing.stacked): the cards in the order
         # they come off the top. In play it is None and the game shuffles with its RNG.
@@ -99,6 +134,10 @@ class Game:
         raise NotImplementedError
 
     def legal_actions(self, player: str) -> list[Action]:
+        # A fresh list each call: a caller that changes it must not change the game.
+        return list(self._legal_now(player))
+
+    def _legal_now(self, player: str) -> list[Action]:
         cached = self._legal_cache.get(player)
         if cached is None:
             if self.finished or player not in self.actors():
@@ -109,13 +148,15 @@ class Game:
         return cached
 
     def apply(self, player: str, action_id: str) -> list[Event]:
+        if not isinstance(action_id, str) or not isinstance(player, str):
+            raise IllegalAction("That move is not available right now.")
         if player not in self.players:
             raise IllegalAction("You are not playing in this game.")
         if self.finished:
             raise IllegalAction("This game is over.")
         if player not in self.actors():
             raise IllegalAction("It is not your turn.")
-        legal = self.legal_actions(player)
+        legal = self._legal_now(player)
         chosen: list[str] | None = None
         for action in legal:
             if action.id == action_id and action.pick is None:
@@ -139,8 +180,21 @@ class Game:
         view.update(self._view(player))
         return view
 
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (None while it runs)."""
+        if not self.finished:
+            return None
+        return Outcome(
+            list(self.winners), self._placings(), self.reason or "finished", dict(self.scores)
+        )
+
+    def copy(self) -> Game:
+        """An independent copy that continues exactly as this game would (search, trials)."""
+        return type(self).from_dict(self.to_dict())
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "kind": self.kind,
             "players": list(self.players),
             "options": dict(self.config),
@@ -150,6 +204,9 @@ class Game:
             "scores": dict(self.scores),
             "state": self._state(),
         }
+        if self.reason is not None:
+            data["reason"] = self.reason
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
@@ -160,6 +217,7 @@ class Game:
         game.finished = data["finished"]
         game.winners = list(data["winners"])
         game.scores = dict(data["scores"])
+        game.reason = data.get("reason")
         game._legal_cache = {}
         game._restore(data["state"])
         return game
@@ -173,7 +231,10 @@ class Game:
             prefix = action.id + ":"
             if not action_id.startswith(prefix):
                 continue
-            chosen = [c for c in action_id[len(prefix) :].split(".") if c]
+            chosen = action_id[len(prefix) :].split(".")
+            if "" in chosen and chosen != [""]:
+                raise IllegalAction("That choice is not valid.")
+            chosen = [c for c in chosen if c]
             pick = action.pick
             if len(set(chosen)) != len(chosen):
                 raise IllegalAction("You chose the same card twice.")
@@ -187,9 +248,17 @@ class Game:
             return action, chosen
         raise IllegalAction("That move is not available right now.")
 
-    def _finish(self, winners: list[str]) -> None:
+    def _finish(self, winners: list[str], reason: str) -> None:
         self.finished = True
         self.winners = list(winners)
+        self.reason = reason
+
+    def _placings(self) -> list[list[str]]:
+        """Winners first, then the others by score (highest first); equal scores share."""
+        rest = [p for p in self.players if p not in self.winners]
+        return ([list(self.winners)] if self.winners else []) + rank_by(
+            rest, lambda p: -self.scores.get(p, 0)
+        )
 
     # -- what a subclass implements ---------------------------------------------------------
     def _setup(self, deck: list[str] | None) -> None:

@@ -157,7 +157,7 @@ class Haymaker(Game):
         self.result = result
         self.phase = OVER
         self._update_scores()
-        self._finish(winners)
+        self._finish(winners, result)
 
     def _draw_both(self) -> Event:
         """After a pass or a reversal: the (new) attacker draws first, then the defender."""

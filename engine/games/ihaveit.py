@@ -310,7 +310,7 @@ class IHaveIt(Game):
             met = goal_met(self.hands[p])
             if met:
                 events.append(Event(f"{p} has {met} and wins!"))
-                self._end(p)
+                self._end(p, "goal")
                 return
         pending = self.in_play["player"] if self.in_play else None
         for p in self.players:
@@ -322,15 +322,21 @@ class IHaveIt(Game):
         alive = [p for p in self.players if p not in self.out]
         if len(alive) == 1:
             events.append(Event(f"{alive[0]} is the last player not out and wins!"))
-            self._end(alive[0])
+            self._end(alive[0], "last with cards")
 
-    def _end(self, winner: str) -> None:
-        self._finish([winner])
+    def _end(self, winner: str, reason: str) -> None:
+        self._finish([winner], reason)
         self.scores = {p: int(p == winner) for p in self.players}
         self.phase = "over"
         self.current = None
         self.limit = None
         self.taken_by = None
+
+    def _placings(self) -> list[list[str]]:
+        # The winner; then those still holding cards; then the others, last out first.
+        alive = [p for p in self.players if p not in self.out and p not in self.winners]
+        places = [list(self.winners)] + ([alive] if alive else [])
+        return places + [[p] for p in reversed(self.out) if p not in self.winners]
 
     def _prompt(self) -> str:
         if self.finished:

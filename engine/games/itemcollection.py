@@ -370,7 +370,7 @@ class ItemCollection(Game):
         self.scores = {p: len(self.scored[p]) for p in self.players}
         winners = [p for p in self.players if self.scores[p] >= WIN_SCORE]
         if winners:
-            self._finish(winners)
+            self._finish(winners, "collection")
             self.phase = "over"
             together = " together" if len(winners) > 1 else ""
             events.append(

@@ -15,7 +15,8 @@ Action ids
     (the player to swap hands with). ``draw`` (draw one card; "Pass" when both piles are
     empty), ``pass`` (keep the playable card just drawn), ``accept`` (take a pending Wild
     Draw Four or stacked draw), ``challenge`` (the Wild Draw Four), ``uno`` (call UNO),
-    ``catch:<player>`` (catch a player who did not call UNO), ``color:<colour>`` (colour for a
+    ``catch:<player>`` (catch a player who did not call UNO), ``play+uno:<...>`` (any ``play:``
+    id while holding two cards, calling UNO in the same move: no catch window opens), ``color:<colour>`` (colour for a
     first discard that is a wild), ``discard`` (a Pick: custom rules 5 and 6; the options are
     card codes, the k-th copy of a card suffixed ``_k``, e.g. ``R5``, ``R5_2``).
 
@@ -44,7 +45,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import Action, Event, Game, IllegalAction, Pick
+from engine.core import Action, Event, Game, IllegalAction, Pick, rank_by
 from engine.games.uno_cards import (
     ALL_CODES,
     CHALLENGE,
@@ -70,6 +71,20 @@ from engine.games.uno_cards import (
     sort_hand,
 )
 from engine.options import InvalidOption, Option
+
+CALL_PREFIX = "play+uno:"
+_CALLED: dict[str, Action] = {}
+
+
+def _called(play: Action) -> Action:
+    """The twin of a play that also calls UNO (offered with the next-to-last card)."""
+    act = _CALLED.get(play.id)
+    if act is None:
+        act = _CALLED[play.id] = Action(
+            CALL_PREFIX + play.id[len("play:") :], f"{play.label} and call UNO!"
+        )
+    return act
+
 
 HOUSE_RULES = ("stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play")
 _ACCEPT: dict[int, Action] = {}
@@ -347,6 +362,8 @@ class Uno(Game):
             top = self.discard[-1]
             if top[0] != "W" and top in self.hands[s]:
                 out = list(self._card_actions(s, top))
+        if out and len(self.hands[s]) == 2:
+            out += [_called(a) for a in out if a.id.startswith("play:")]
         if phase == "discard" and s in self.discarders:
             k = self.discarders[s]
             out.append(Action("discard", f"Discard {k} card(s)", Pick(self._tokens(s), k, k)))
@@ -412,6 +429,9 @@ class Uno(Game):
         aid = action.id
         s = self.seat[player]
         ev: list[Event] = []
+        call = aid.startswith(CALL_PREFIX)
+        if call:
+            aid = "play:" + aid[len(CALL_PREFIX) :]
         parsed = PLAY_PARSE.get(aid) or self._tparse.get(aid)
         if parsed is not None or aid == "draw":
             # Any move but an UNO call or catch means the next player has acted: the UNO
@@ -421,6 +441,11 @@ class Uno(Game):
                 self._draw_action(s, ev)
             else:
                 self._play(s, parsed[0], parsed[1], parsed[2], ev)
+                if call and self.uno == s:
+                    # "play+uno": the call is made with the play, so no catch is possible.
+                    self.uno = -1
+                    self.called = s
+                    ev.append(Event(f"{player} calls UNO!"))
         elif aid == "uno":
             self.uno = -1
             self.called = s
@@ -769,7 +794,8 @@ class Uno(Game):
                 low = min(self.scores.values())
                 winners = [p for p in names if self.scores[p] == low]
             self.phase = "over"
-            self._finish(winners)
+            standard = self.config["scoring"] == "standard"
+            self._finish(winners, "went out" if standard else "lowest score")
             ev.append(Event(f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}!"))
             return
         self.round += 1
@@ -819,6 +845,11 @@ class Uno(Game):
             if self.phase == "drawn" and s == self.cur:
                 view["drawn"] = self.drawn
         return view
+
+    def _placings(self) -> list[list[str]]:
+        if self.config["scoring"] == "standard":
+            return super()._placings()
+        return rank_by(self.players, lambda p: self.scores[p])  # lowest total first
 
     def _prompt(self) -> str:
         names = self.players

@@ -415,11 +415,11 @@ class WarOfSuits(Game):
         red, black = points(self.piles[0]), points(self.piles[1])
         self.phase = "over"
         if red == black:
-            self._finish([])
+            self._finish([], "draw")
             result = "a draw"
         else:
             w = 0 if red > black else 1
-            self._finish([self.players[w]])
+            self._finish([self.players[w]], "points")
             result = f"{self._who(w)} wins"
         events.append(
             Event(f"Game over: {SIDE_NAMES[0]} {red}, {SIDE_NAMES[1]} {black}; {result}.")

@@ -105,3 +105,51 @@ def test_same_seed_same_game(kind: str) -> None:
     assert a.to_dict() == b.to_dict()
     c = engine.new_game(kind, players(kind), seed=100)
     assert c.to_dict() != a.to_dict()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_outcome_copy_and_defensive_api(kind: str) -> None:
+    """Outcome as data at the end; copies are independent; callers cannot hurt the game."""
+    names = players(kind)
+    options = {"target": 10} if kind == "uno" else None
+    game = engine.new_game(kind, names, seed=3, options=options)
+    assert game.outcome is None
+    rng = Rng(8)
+    while not game.finished:
+        able = [p for p in game.actors() if game.legal_actions(p)]
+        player = able[0]
+        # Changing the returned list changes nothing in the game.
+        game.legal_actions(player).clear()
+        assert game.legal_actions(player)
+        for bad in (None, 7, ["draw"]):
+            with pytest.raises(engine.IllegalAction):
+                game.apply(player, bad)  # type: ignore[arg-type]
+        pick = next((a for a in game.legal_actions(player) if a.pick), None)
+        if pick is not None and len(pick.pick.options) >= 2:  # type: ignore[union-attr]
+            a, b = pick.pick.options[:2]  # type: ignore[union-attr]
+            before = game.to_dict()
+            for forged in (f"{pick.id}:{a}..{b}", f"{pick.id}:{a}.", f"{pick.id}:.{a}"):
+                with pytest.raises(engine.IllegalAction):
+                    game.apply(player, forged)
+            assert game.to_dict() == before
+        action = choose(game, player, rng)
+        twin = game.copy()
+        game.apply(player, action)
+        # The copy did not move with the original, and continues the same way.
+        assert twin.to_dict() != game.to_dict()
+        twin.apply(player, action)
+        assert twin.to_dict() == game.to_dict()
+    outcome = game.outcome
+    assert outcome is not None and outcome.winners == game.winners
+    assert outcome.reason and outcome.reason != "finished"
+    placed = [p for place in outcome.placings for p in place]
+    assert sorted(placed) == sorted(names)
+    if outcome.winners:
+        assert sorted(outcome.placings[0]) == sorted(outcome.winners)
+    assert engine.load(game.to_dict()).outcome == outcome
+
+
+@pytest.mark.parametrize("bad", ["ann é", "a:b", "x" * 51, ""])
+def test_player_ids_are_short_ascii_without_separators(bad: str) -> None:
+    with pytest.raises(ValueError, match="Player id"):
+        engine.new_game("uno", ["ok", bad])

@@ -317,7 +317,7 @@ def test_pass_keeps_the_drawn_card() -> None:
 def test_forced_play_a_playable_drawn_card_must_be_played() -> None:
     game = position([["B1"], FILL, FILL], "R1", draw=["R9"], options={"forced_play": True})
     game.apply(ANN, "draw")
-    assert ids(game, ANN) == ["play:R9"]
+    assert ids(game, ANN) == ["play:R9", "play+uno:R9"]  # two cards: the play may call UNO
     refused(game, ANN, "pass")
 
 
@@ -499,6 +499,29 @@ def test_uno_window_stays_open_through_an_automatic_draw_two() -> None:
     assert game.view()["hand_sizes"][ANN] == 3
 
 
+def test_play_and_call_uno_in_one_move_leaves_nothing_to_catch() -> None:
+    game = position([["R4", "B1"], ["G1", "G2"], ["Y1", "Y2"]], "R1", draw=["Y9"] * 4)
+    assert ids(game, ANN) == ["play:R4", "play:B1", "draw", "play+uno:R4", "play+uno:B1"]
+    label = next(a.label for a in game.legal_actions(ANN) if a.id == "play+uno:R4")
+    assert label == "Play Red 4 and call UNO!"
+    events = game.apply(ANN, "play+uno:R4")
+    assert public(events) == "ann plays Red 4. ann calls UNO!"
+    view = game.view()
+    assert view["uno_window"] is None and view["uno_called"] == [ANN]
+    assert game.actors() == [BOB] and ids(game, CAT) == []
+    refused(game, CAT, "catch:ann")
+
+
+def test_play_and_call_uno_is_offered_only_with_two_cards() -> None:
+    game = position([["R4", "B1", "B2"], FILL, FILL], "R1")
+    assert "play+uno:R4" not in ids(game, ANN)
+    refused(game, ANN, "play+uno:R4")
+    wild = position([["W", "B1"], FILL, FILL], "R1")
+    assert "play+uno:W:G" in ids(game=wild, player=ANN)
+    wild.apply(ANN, "play+uno:W:G")
+    assert wild.view()["color"] == "G" and wild.view()["uno_window"] is None
+
+
 def test_no_uno_window_with_more_than_one_card_left() -> None:
     game = position([["R4", "B1", "B2"], FILL, FILL], "R1")
     game.apply(ANN, "play:R4")
@@ -527,7 +550,7 @@ def test_both_piles_empty_a_player_draws_fewer() -> None:
 
 def test_with_nothing_to_draw_a_player_with_a_playable_card_must_play() -> None:
     game = position([["R5", "B2"], FILL, FILL], "R1", draw=[])
-    assert ids(game, ANN) == ["play:R5"]
+    assert ids(game, ANN) == ["play:R5", "play+uno:R5"]
     game = position([["G5", "B2"], FILL, FILL], "R1", draw=[])
     assert ids(game, ANN) == ["draw"]
     assert game.legal_actions(ANN)[0].label == "Pass (both piles are empty)"
