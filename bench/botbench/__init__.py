@@ -1,0 +1,1 @@
+"""Bot strength benchmarks: one module per game (``run(quick, seed)``), shared tools in common."""

@@ -1,0 +1,126 @@
+"""Shared tools for the bot benchmarks: play seated policies, time decisions, intervals.
+
+A seat's policy has the ``engine.bots`` shape: ``(view, actions, rng) -> action id``, and is
+given only its own seat's ``view(player)`` and ``legal_actions(player)``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from engine import Action, Game
+
+Policy = Callable[[dict[str, Any], list[Action], random.Random], str]
+
+
+@dataclass
+class Seat:
+    label: str  # e.g. "normal", "basic"
+    policy: Policy
+
+
+@dataclass
+class Played:
+    game: Game
+    players: list[str]  # seat order of this game
+    labels: dict[str, str]  # player -> seat label
+    times: dict[str, list[float]] = field(default_factory=dict)  # label -> decision seconds
+    history: list[tuple[str, str]] = field(default_factory=list)  # (player, action id)
+
+
+def play(
+    kind: str,
+    seats: Sequence[Seat],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    max_moves: int = 200_000,
+    on_move: Callable[[Game, str, str], None] | None = None,
+) -> Played:
+    """One complete game; seat i is ``seats[i]``. Each seat gets its own seeded RNG."""
+    players = [f"p{i}" for i in range(len(seats))]
+    game = engine.new_game(kind, players, seed=seed, options=options)
+    labels = {p: s.label for p, s in zip(players, seats, strict=True)}
+    policies = {p: s.policy for p, s in zip(players, seats, strict=True)}
+    rngs = {p: random.Random(seed * 1_000_003 + i) for i, p in enumerate(players)}
+    order = random.Random(seed)  # who moves first when several may act
+    played = Played(game, players, labels)
+    moves = 0
+    while not game.finished:
+        able = [p for p in game.actors() if game.legal_actions(p)]
+        if not able:
+            raise AssertionError(f"{kind}: nobody can act")
+        player = able[0] if len(able) == 1 else order.choice(able)
+        view = game.view(player)
+        actions = game.legal_actions(player)
+        start = time.perf_counter()
+        action = policies[player](view, actions, rngs[player])
+        played.times.setdefault(labels[player], []).append(time.perf_counter() - start)
+        if on_move is not None:
+            on_move(game, player, action)
+        game.apply(player, action)
+        played.history.append((player, action))
+        moves += 1
+        if moves > max_moves:
+            raise AssertionError(f"{kind}: game did not end in {max_moves} moves")
+    return played
+
+
+def rotations(seats: Sequence[Seat], games: int) -> list[list[Seat]]:
+    """Seat orders for ``games`` games: every seat takes every position equally often."""
+    n = len(seats)
+    return [list(seats[i % n :]) + list(seats[: i % n]) for i in range(games)]
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (``wins`` may count halves for draws)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(values: Sequence[float], z: float = 1.96) -> tuple[float, float, float]:
+    """(mean, low, high) with a normal-approximation 95% interval."""
+    if not values:
+        return (0.0, 0.0, 0.0)
+    m = statistics.fmean(values)
+    if len(values) < 2:
+        return (m, m, m)
+    half = z * statistics.stdev(values) / math.sqrt(len(values))
+    return (m, m - half, m + half)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[k]
+
+
+def timing(values: Sequence[float]) -> str:
+    """Decision time as "p50 0.12 ms · p99 1.4 ms"."""
+    return f"p50 {percentile(values, 0.5) * 1e3:.2f} ms · p99 {percentile(values, 0.99) * 1e3:.2f} ms"
+
+
+def rate(wins: float, n: int) -> str:
+    lo, hi = wilson(wins, n)
+    return f"{wins / n:6.1%} [{lo:.1%}, {hi:.1%}] of {n}" if n else "n/a"
+
+
+def random_policy(view: dict[str, Any], actions: list[Action], rng: random.Random) -> str:
+    """Baseline Random for games without Pick actions: a uniformly random legal action."""
+    action = rng.choice(actions)
+    if action.pick is not None:
+        raise ValueError("random_policy cannot complete a Pick action; use the game's own")
+    return action.id

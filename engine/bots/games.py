@@ -1,0 +1,3 @@
+"""Imports every game's bot module so each registers itself."""
+
+from engine.bots import haymaker, ihaveit, itemcollection, uno, warofsuits  # noqa: F401
