@@ -110,7 +110,8 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def timing(values: Sequence[float]) -> str:
     """Decision time as "p50 0.12 ms · p99 1.4 ms"."""
-    return f"p50 {percentile(values, 0.5) * 1e3:.2f} ms · p99 {percentile(values, 0.99) * 1e3:.2f} ms"
+    p50, p99 = percentile(values, 0.5) * 1e3, percentile(values, 0.99) * 1e3
+    return f"p50 {p50:.2f} ms · p99 {p99:.2f} ms"
 
 
 def rate(wins: float, n: int) -> str:

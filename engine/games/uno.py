@@ -15,10 +15,11 @@ Action ids
     (the player to swap hands with). ``draw`` (draw one card; "Pass" when both piles are
     empty), ``pass`` (keep the playable card just drawn), ``accept`` (take a pending Wild
     Draw Four or stacked draw), ``challenge`` (the Wild Draw Four), ``uno`` (call UNO),
-    ``catch:<player>`` (catch a player who did not call UNO), ``play+uno:<...>`` (any ``play:``
-    id while holding two cards, calling UNO in the same move: no catch window opens), ``color:<colour>`` (colour for a
-    first discard that is a wild), ``discard`` (a Pick: custom rules 5 and 6; the options are
-    card codes, the k-th copy of a card suffixed ``_k``, e.g. ``R5``, ``R5_2``).
+    ``catch:<player>`` (catch a player who did not call UNO), ``play+uno:<...>`` (any
+    ``play:`` id while holding two cards, calling UNO in the same move: no catch window
+    opens), ``color:<colour>`` (colour for a first discard that is a wild), ``discard`` (a
+    Pick: custom rules 5 and 6; the options are card codes, the k-th copy of a card
+    suffixed ``_k``, e.g. ``R5``, ``R5_2``).
 
 Public view keys (``view(None)``; a player's view adds ``hand`` and, while they hold a
 playable card just drawn, ``drawn``)
