@@ -1,5 +1,17 @@
-"""Persistence: SQLite through aiosqlite. Knows SQL and JSON, never Discord objects."""
+"""Persistence: knows SQL and JSON, never Discord objects."""
 
-from db.store import ChannelBusy, GameRow, SeatRow, StaleVersion, Store
+from db.errors import ChannelBusy, StaleVersion, StoreError, StoreUnavailable
+from db.rows import GameRow, SeatRow
+from db.store import Result, SeatChange, Store
 
-__all__ = ["ChannelBusy", "GameRow", "SeatRow", "StaleVersion", "Store"]
+__all__ = [
+    "ChannelBusy",
+    "GameRow",
+    "Result",
+    "SeatChange",
+    "SeatRow",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "StoreUnavailable",
+]

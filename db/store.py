@@ -1,137 +1,69 @@
-"""All SQL lives here. Stores ids and engine JSON, never Discord objects."""
+"""All SQL lives here. Stores ids and engine JSON, never Discord objects.
+
+Every write is one transaction on the backend's single write path, so concurrent games,
+timers and commands never share (or roll back) each other's transactions. Queries on open
+games name their statuses as literals, so the partial indexes on open games apply and
+nothing scans finished games.
+"""
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
+from db.backend import Backend
+from db.errors import ChannelBusy, Conflict, StaleVersion
 from db.migrate import migrate
+from db.rows import GAME_COLUMNS, SEAT_COLUMNS, GameRow, SeatRow, dumps, game_row, seat_row
 
-OPEN = ("lobby", "active")
-
-
-class ChannelBusy(Exception):
-    """This channel already has an open game."""
+OPEN = "status IN ('lobby', 'active')"  # a literal, so SQLite uses the partial indexes
 
 
-class StaleVersion(Exception):
-    """The game moved on since it was loaded (optimistic check failed)."""
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A seat's control changes with a move (a strike, a bot taking over, a return)."""
 
-
-@dataclass(slots=True)
-class GameRow:
-    id: int
-    guild_id: int
-    channel_id: int
-    kind: str
-    host_id: int
-    status: str
-    options: dict[str, Any]
-    seed: int
-    state: dict[str, Any] | None
-    version: int
-    log: dict[str, Any]
-    table_message_id: int | None
-    table_posted_at: float | None
-    deadline: float | None
-    created_at: float
-    updated_at: float
-
-
-@dataclass(slots=True)
-class SeatRow:
-    game_id: int
     user_id: int
-    seat: int
-    name: str
     is_bot: bool
-    dm_channel_id: int | None
-    dm_message_id: int | None
-    dm_closed: bool
+    level: str | None
+    away: str | None
+    strikes: int
 
 
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, kind, host_id, status, options, seed, state, version, log, "
-    "table_message_id, table_posted_at, deadline, created_at, updated_at"
-)
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished game's result for the stats: the members who played it and who won."""
 
-
-def _game(row: Any) -> GameRow:
-    return GameRow(
-        id=row[0],
-        guild_id=row[1],
-        channel_id=row[2],
-        kind=row[3],
-        host_id=row[4],
-        status=row[5],
-        options=json.loads(row[6]),
-        seed=row[7],
-        state=json.loads(row[8]) if row[8] is not None else None,
-        version=row[9],
-        log=json.loads(row[10]),
-        table_message_id=row[11],
-        table_posted_at=row[12],
-        deadline=row[13],
-        created_at=row[14],
-        updated_at=row[15],
-    )
-
-
-def _seat(row: Any) -> SeatRow:
-    return SeatRow(row[0], row[1], row[2], row[3], bool(row[4]), row[5], row[6], bool(row[7]))
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    players: list[int]
+    winners: list[int]
 
 
 class Store:
-    """One long-lived connection: WAL, foreign keys on, migrated at open."""
-
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
-        # Unix time for created/updated stamps; the bot may swap in its own clock.
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        # Unix time for stamps; the bot swaps in its steady clock.
         self.clock: Callable[[], float] = time.time
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is
-        # exactly what the code says it is.
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        for pragma in (
-            "PRAGMA journal_mode = WAL",
-            "PRAGMA foreign_keys = ON",
-            "PRAGMA synchronous = NORMAL",
-            "PRAGMA busy_timeout = 5000",
-        ):
-            async with conn.execute(pragma):
-                pass
-        await migrate(conn)
-        return cls(conn)
+    async def open(cls, where: str | Path, timeout: float = 5.0) -> Store:
+        """Open and migrate the database; StoreUnavailable (with a fix) if it cannot be used."""
+        from db.sqlite import SqliteBackend
+
+        target = str(where)
+        target = target.removeprefix("sqlite:///") if target.startswith("sqlite:///") else target
+        backend = await SqliteBackend.open(target, timeout=timeout)
+        try:
+            await migrate(backend)
+        except BaseException:
+            await backend.close()
+            raise
+        return cls(backend)
 
     async def close(self) -> None:
-        await self.conn.close()
-
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[None]:
-        """BEGIN IMMEDIATE ... COMMIT, rolled back on any error (the error goes on)."""
-        await self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            await self.conn.rollback()
-            raise
-        await self.conn.commit()
+        await self.backend.close()
 
     # -- games -----------------------------------------------------------------------------
     async def create_lobby(
@@ -143,109 +75,150 @@ class Store:
         host_name: str,
         options: dict[str, Any],
         seed: int,
+        settings: dict[str, Any] | None = None,
+        bots: Sequence[tuple[int, str, str]] = (),
     ) -> GameRow:
-        """A new lobby with the host seated. Raises ChannelBusy if the channel has a game."""
+        """A lobby with the host seated (and ``bots``: (id, name, level)); ChannelBusy if the
+        channel has an open game."""
         now = self.clock()
         try:
-            async with self._transaction():
-                cur = await self.conn.execute(
+            async with self.backend.write() as tx:
+                row = await tx.fetchone(
                     "INSERT INTO games (guild_id, channel_id, kind, host_id, options, seed,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (guild_id, channel_id, kind, host_id, _dumps(options), seed, now, now),
+                    " settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " RETURNING id",
+                    guild_id,
+                    channel_id,
+                    kind,
+                    host_id,
+                    dumps(options),
+                    seed,
+                    dumps(settings or {}),
+                    now,
+                    now,
                 )
-                game_id = cur.lastrowid
-                await self.conn.execute(
+                assert row is not None
+                game_id = int(row[0])
+                await tx.execute(
                     "INSERT INTO seats (game_id, user_id, seat, name) VALUES (?, ?, 0, ?)",
-                    (game_id, host_id, host_name),
+                    game_id,
+                    host_id,
+                    host_name,
                 )
-        except sqlite3.IntegrityError:
+                for i, (bot_id, name, level) in enumerate(bots, start=1):
+                    await tx.execute(
+                        "INSERT INTO seats (game_id, user_id, seat, name, is_bot, human, level)"
+                        " VALUES (?, ?, ?, ?, 1, 0, ?)",
+                        game_id,
+                        bot_id,
+                        i,
+                        name,
+                        level,
+                    )
+        except Conflict:
             raise ChannelBusy from None
-        game = await self.get_game(game_id)  # type: ignore[arg-type]
+        game = await self.get_game(game_id)
         assert game is not None
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        async with self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return _game(row) if row else None
+        async with self.backend.read() as tx:
+            row = await tx.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
+        return game_row(row) if row else None
+
+    async def game_version(self, game_id: int) -> int | None:
+        """The stored version alone: a cheap check that a cached game is still current."""
+        async with self.backend.read() as tx:
+            row = await tx.fetchone("SELECT version FROM games WHERE id = ?", game_id)
+        return int(row[0]) if row else None
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
-        async with self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status IN (?, ?)",
-            (channel_id, *OPEN),
-        ) as cur:
-            row = await cur.fetchone()
-        return _game(row) if row else None
+        async with self.backend.read() as tx:
+            row = await tx.fetchone(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND {OPEN}", channel_id
+            )
+        return game_row(row) if row else None
 
     async def open_games_in_guild(self, guild_id: int) -> list[GameRow]:
-        async with self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND status IN (?, ?)"
-            " ORDER BY id",
-            (guild_id, *OPEN),
-        ) as cur:
-            return [_game(r) for r in await cur.fetchall()]
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND {OPEN} ORDER BY id",
+                guild_id,
+            )
+        return [game_row(r) for r in rows]
 
-    async def stale_lobbies(self, older_than: float) -> list[GameRow]:
-        """Lobbies untouched since ``older_than`` (unix time)."""
-        async with self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'lobby' AND updated_at < ?",
-            (older_than,),
-        ) as cur:
-            return [_game(r) for r in await cur.fetchall()]
+    async def stale_lobbies(self, older_than: float) -> list[int]:
+        """Lobbies untouched since ``older_than`` (an indexed range, never a scan)."""
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT id FROM games WHERE status = 'lobby' AND updated_at < ?", older_than
+            )
+        return [int(r[0]) for r in rows]
 
-    async def due_deadlines(self, now: float) -> list[GameRow]:
-        async with self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE deadline IS NOT NULL AND deadline <= ?"
-            " AND status = 'active'",
-            (now,),
-        ) as cur:
-            return [_game(r) for r in await cur.fetchall()]
+    async def due_games(self, now: float, limit: int = 100) -> list[int]:
+        """Open games whose nearest clock has come (timers, bot moves, nudges)."""
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT id FROM games WHERE wake_at IS NOT NULL AND wake_at <= ?"
+                " ORDER BY wake_at LIMIT ?",
+                now,
+                limit,
+            )
+        return [int(r[0]) for r in rows]
 
-    async def next_deadline(self) -> float | None:
-        async with self.conn.execute(
-            "SELECT MIN(deadline) FROM games WHERE deadline IS NOT NULL AND status = 'active'"
-        ) as cur:
-            row = await cur.fetchone()
-        return row[0] if row else None
-
-    async def _update(self, game_id: int, **fields: Any) -> None:
-        fields["updated_at"] = self.clock()
-        assignments = ", ".join(f"{name} = ?" for name in fields)
-        await self.conn.execute(
-            f"UPDATE games SET {assignments} WHERE id = ?", (*fields.values(), game_id)
-        )
-        await self.conn.commit()
-
-    async def touch(self, game_id: int) -> None:
-        await self._update(game_id)
-
-    async def set_table_message(self, game_id: int, message_id: int, posted_at: float) -> None:
-        await self._update(game_id, table_message_id=message_id, table_posted_at=posted_at)
-
-    async def set_status(self, game_id: int, status: str) -> None:
-        await self._update(game_id, status=status, deadline=None)
-
-    async def set_deadline(self, game_id: int, deadline: float | None) -> None:
-        await self._update(game_id, deadline=deadline)
+    async def next_wake(self) -> float | None:
+        async with self.backend.read() as tx:
+            row = await tx.fetchone("SELECT MIN(wake_at) FROM games WHERE wake_at IS NOT NULL")
+        return float(row[0]) if row and row[0] is not None else None
 
     async def start_game(
         self,
         game_id: int,
         state: dict[str, Any],
         log: dict[str, Any],
-        deadline: float | None = None,
-    ) -> None:
-        """Lobby -> active with the engine's first state (version 0)."""
-        await self._update(
-            game_id,
-            status="active",
-            state=_dumps(state),
-            version=0,
-            log=_dumps(log),
-            deadline=deadline,
-        )
+        clocks: dict[str, Any] | None = None,
+        wake_at: float | None = None,
+    ) -> bool:
+        """Lobby -> active with the engine's first state (version 0). False if not a lobby."""
+        async with self.backend.write() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET status = 'active', state = ?, version = 0, log = ?,"
+                " clocks = ?, wake_at = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                dumps(state),
+                dumps(log),
+                dumps(clocks or {}),
+                wake_at,
+                self.clock(),
+                game_id,
+            )
+        return changed == 1
+
+    async def reopen_lobby(self, game_id: int) -> bool:
+        """Active -> lobby again, before any move (the table could not be posted)."""
+        async with self.backend.write() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET status = 'lobby', state = NULL, log = '{}', clocks = '{}',"
+                " wake_at = NULL, table_message_id = NULL, updated_at = ?"
+                " WHERE id = ? AND status = 'active' AND version = 0",
+                self.clock(),
+                game_id,
+            )
+        return changed == 1
+
+    async def end_game(self, game_id: int, reason: str) -> bool:
+        """An open game stops without a result ('ended', 'abandoned', 'expired').
+
+        False if it was not open any more (finished or ended meanwhile): nothing changed.
+        """
+        async with self.backend.write() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET status = 'cancelled', ended_reason = ?, wake_at = NULL,"
+                f" clocks = '{{}}', updated_at = ? WHERE id = ? AND {OPEN}",
+                reason,
+                self.clock(),
+                game_id,
+            )
+        return changed == 1
 
     async def record_move(
         self,
@@ -255,129 +228,244 @@ class Store:
         action: str,
         state: dict[str, Any],
         log: dict[str, Any],
+        *,
         status: str = "active",
-        deadline: float | None = None,
-        result: tuple[list[int], list[int]] | None = None,
+        clocks: dict[str, Any] | None = None,
+        wake_at: float | None = None,
+        result: Result | None = None,
+        seat_changes: Sequence[SeatChange] = (),
     ) -> int:
         """Append the move and store the new state in ONE transaction; return the new version.
 
-        The ``WHERE version = ?`` check refuses a write based on an outdated load. ``result``
-        (players, winners) of a finishing move updates the stats in the same transaction, so
-        a crash can never keep a finished game out of them.
+        ``WHERE version = ?`` refuses a write based on an outdated load (StaleVersion). The
+        stats of a finishing move and any seat change ride in the same transaction, so a crash
+        can never keep half of a move.
         """
         now = self.clock()
         new_version = expected_version + 1
-        async with self._transaction():
-            cur = await self.conn.execute(
-                "UPDATE games SET state = ?, version = ?, log = ?, status = ?, deadline = ?,"
-                " updated_at = ? WHERE id = ? AND version = ? AND status = 'active'",
-                (
-                    _dumps(state),
-                    new_version,
-                    _dumps(log),
-                    status,
-                    deadline,
-                    now,
-                    game_id,
-                    expected_version,
-                ),
+        async with self.backend.write() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET state = ?, version = ?, log = ?, status = ?, clocks = ?,"
+                " wake_at = ?, finished_at = ?, updated_at = ?"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                dumps(state),
+                new_version,
+                dumps(log),
+                status,
+                dumps(clocks or {}),
+                wake_at,
+                now if status == "finished" else None,
+                now,
+                game_id,
+                expected_version,
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 raise StaleVersion
-            await self.conn.execute(
+            await tx.execute(
                 "INSERT INTO moves (game_id, seq, user_id, action, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
-                (game_id, new_version, user_id, action, now),
+                game_id,
+                new_version,
+                user_id,
+                action,
+                now,
             )
+            for change in seat_changes:
+                await tx.execute(
+                    "UPDATE seats SET is_bot = ?, level = ?, away = ?, strikes = ?"
+                    " WHERE game_id = ? AND user_id = ?",
+                    int(change.is_bot),
+                    change.level,
+                    change.away,
+                    change.strikes,
+                    game_id,
+                    change.user_id,
+                )
             if result is not None:
-                await self._add_result(game_id, *result)
+                for player in result.players:
+                    await tx.execute(
+                        "INSERT INTO stats (guild_id, user_id, kind, played, won)"
+                        " SELECT guild_id, ?, kind, 1, ? FROM games WHERE id = ?"
+                        " ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
+                        " played = stats.played + 1, won = stats.won + excluded.won",
+                        player,
+                        int(player in result.winners),
+                        game_id,
+                    )
         return new_version
+
+    async def set_clocks(
+        self, game_id: int, version: int, clocks: dict[str, Any], wake_at: float | None
+    ) -> bool:
+        """Change the clocks of the game at ``version`` (False if it moved on meanwhile)."""
+        async with self.backend.write() as tx:
+            changed = await tx.execute(
+                f"UPDATE games SET clocks = ?, wake_at = ? WHERE id = ? AND version = ? AND {OPEN}",
+                dumps(clocks),
+                wake_at,
+                game_id,
+                version,
+            )
+        return changed == 1
+
+    async def set_seat(self, game_id: int, change: SeatChange) -> None:
+        """A seat's control changes without a move (a player returns, leaves or is kicked)."""
+        async with self.backend.write() as tx:
+            await tx.execute(
+                "UPDATE seats SET is_bot = ?, level = ?, away = ?, strikes = ?"
+                " WHERE game_id = ? AND user_id = ?",
+                int(change.is_bot),
+                change.level,
+                change.away,
+                change.strikes,
+                game_id,
+                change.user_id,
+            )
+            await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", self.clock(), game_id)
+
+    async def set_lobby_settings(self, game_id: int, settings: dict[str, Any]) -> bool:
+        """Change how a lobby's game will be hosted (its bot level...); bot seats follow."""
+        async with self.backend.write() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET settings = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                dumps(settings),
+                self.clock(),
+                game_id,
+            )
+            if changed and "level" in settings:
+                await tx.execute(
+                    "UPDATE seats SET level = ? WHERE game_id = ? AND is_bot = 1",
+                    settings["level"],
+                    game_id,
+                )
+        return changed == 1
+
+    async def _set(self, game_id: int, column: str, value: Any) -> None:
+        async with self.backend.write() as tx:
+            await tx.execute(f"UPDATE games SET {column} = ? WHERE id = ?", value, game_id)
+
+    async def set_table_message(self, game_id: int, message_id: int, posted_at: float) -> None:
+        async with self.backend.write() as tx:
+            await tx.execute(
+                "UPDATE games SET table_message_id = ?, table_posted_at = ? WHERE id = ?",
+                message_id,
+                posted_at,
+                game_id,
+            )
+
+    async def set_nudge_message(self, game_id: int, message_id: int | None) -> None:
+        await self._set(game_id, "nudge_message_id", message_id)
+
+    async def mark_announced(self, game_id: int) -> None:
+        await self._set(game_id, "announced", 1)
+
+    async def unannounced(self) -> list[GameRow]:
+        """Finished games whose end was not yet posted (the bot died in between)."""
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' AND announced = 0"
+            )
+        return [game_row(r) for r in rows]
 
     async def moves(self, game_id: int) -> list[tuple[int, int, str]]:
         """(seq, user id, action) in order."""
-        async with self.conn.execute(
-            "SELECT seq, user_id, action FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
-        ) as cur:
-            return [(r[0], r[1], r[2]) for r in await cur.fetchall()]
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT seq, user_id, action FROM moves WHERE game_id = ? ORDER BY seq", game_id
+            )
+        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
     # -- seats -----------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
-        async with self.conn.execute(
-            "SELECT game_id, user_id, seat, name, is_bot, dm_channel_id, dm_message_id, dm_closed"
-            " FROM seats WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ) as cur:
-            return [_seat(r) for r in await cur.fetchall()]
-
-    async def add_seat(self, game_id: int, user_id: int, name: str) -> bool:
-        """Seat a player at the end; False if already seated."""
-        async with self._transaction():
-            cur = await self.conn.execute(
-                "INSERT OR IGNORE INTO seats (game_id, user_id, seat, name)"
-                " SELECT ?, ?, COALESCE(MAX(seat) + 1, 0), ? FROM seats WHERE game_id = ?",
-                (game_id, user_id, name, game_id),
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", game_id
             )
-            added = cur.rowcount == 1
-            await self._touch_in_transaction(game_id)
-        return added
+        return [seat_row(r) for r in rows]
+
+    async def add_seat(
+        self, game_id: int, user_id: int, name: str, *, human: bool = True, level: str | None = None
+    ) -> bool:
+        """Seat a player (or a bot) at the end of a lobby; False if seated or not a lobby."""
+        async with self.backend.write() as tx:
+            added = await tx.execute(
+                "INSERT INTO seats (game_id, user_id, seat, name, is_bot, human, level)"
+                " SELECT id, ?, (SELECT COALESCE(MAX(seat) + 1, 0) FROM seats"
+                " WHERE game_id = games.id), ?, ?, ?, ? FROM games"
+                " WHERE id = ? AND status = 'lobby'"
+                " ON CONFLICT (game_id, user_id) DO NOTHING",
+                user_id,
+                name,
+                int(not human),
+                int(human),
+                level,
+                game_id,
+            )
+            if added:
+                await self._touch(tx, game_id)
+        return added == 1
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
-        async with self._transaction():
-            cur = await self.conn.execute(
-                "DELETE FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+        """Take a seat out of a lobby (later seats keep their order)."""
+        async with self.backend.write() as tx:
+            removed = await tx.execute(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ? AND EXISTS"
+                " (SELECT 1 FROM games WHERE id = ? AND status = 'lobby')",
+                game_id,
+                user_id,
+                game_id,
             )
-            removed = cur.rowcount == 1
-            await self._touch_in_transaction(game_id)
-        return removed
+            if removed:
+                await self._touch(tx, game_id)
+        return removed == 1
 
-    async def _touch_in_transaction(self, game_id: int) -> None:
+    async def _touch(self, tx: Any, game_id: int) -> None:
         # A lobby that changes is not abandoned: this keeps it from expiring.
-        await self.conn.execute(
-            "UPDATE games SET updated_at = ? WHERE id = ?", (self.clock(), game_id)
-        )
+        await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", self.clock(), game_id)
 
     async def set_dm(
         self, game_id: int, user_id: int, channel_id: int | None, message_id: int | None
     ) -> None:
-        await self.conn.execute(
-            "UPDATE seats SET dm_channel_id = ?, dm_message_id = ?"
-            " WHERE game_id = ? AND user_id = ?",
-            (channel_id, message_id, game_id, user_id),
-        )
-        await self.conn.commit()
-
-    async def mark_dm_closed(self, game_id: int, user_id: int) -> None:
-        await self.conn.execute(
-            "UPDATE seats SET dm_closed = 1 WHERE game_id = ? AND user_id = ?", (game_id, user_id)
-        )
-        await self.conn.commit()
-
-    # -- stats -----------------------------------------------------------------------------
-    async def _add_result(self, game_id: int, players: list[int], winners: list[int]) -> None:
-        """Count a finished game in the stats (inside the caller's transaction)."""
-        for user_id in players:
-            await self.conn.execute(
-                "INSERT INTO stats (guild_id, user_id, kind, played, won)"
-                " SELECT guild_id, ?, kind, 1, ? FROM games WHERE id = ?"
-                " ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
-                " played = played + 1, won = won + excluded.won",
-                (user_id, int(user_id in winners), game_id),
+        async with self.backend.write() as tx:
+            await tx.execute(
+                "UPDATE seats SET dm_channel_id = ?, dm_message_id = ?"
+                " WHERE game_id = ? AND user_id = ?",
+                channel_id,
+                message_id,
+                game_id,
+                user_id,
             )
 
-    async def unannounced(self) -> list[GameRow]:
-        """Finished games whose end was not yet posted (the bot died in between)."""
-        async with self.conn.execute(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'finished' AND announced = 0"
-        ) as cur:
-            return [_game(r) for r in await cur.fetchall()]
+    async def mark_dm_closed(self, game_id: int, user_id: int) -> None:
+        async with self.backend.write() as tx:
+            await tx.execute(
+                "UPDATE seats SET dm_closed = 1 WHERE game_id = ? AND user_id = ?",
+                game_id,
+                user_id,
+            )
 
-    async def mark_announced(self, game_id: int) -> None:
-        await self._update(game_id, announced=1)
+    # -- players -----------------------------------------------------------------------------
+    async def wants_nudges(self, user_id: int) -> bool:
+        async with self.backend.read() as tx:
+            row = await tx.fetchone("SELECT nudges FROM players WHERE user_id = ?", user_id)
+        return bool(row[0]) if row else True
 
+    async def set_nudges(self, user_id: int, wanted: bool) -> None:
+        async with self.backend.write() as tx:
+            await tx.execute(
+                "INSERT INTO players (user_id, nudges) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET nudges = excluded.nudges",
+                user_id,
+                int(wanted),
+            )
+
+    # -- stats -----------------------------------------------------------------------------
     async def stats(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
         """{kind: (played, won)}."""
-        async with self.conn.execute(
-            "SELECT kind, played, won FROM stats WHERE guild_id = ? AND user_id = ?",
-            (guild_id, user_id),
-        ) as cur:
-            return {r[0]: (r[1], r[2]) for r in await cur.fetchall()}
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                "SELECT kind, played, won FROM stats WHERE guild_id = ? AND user_id = ?",
+                guild_id,
+                user_id,
+            )
+        return {str(r[0]): (int(r[1]), int(r[2])) for r in rows}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from db import ChannelBusy, StaleVersion, Store
+from db import ChannelBusy, Result, StaleVersion, Store
 from db.migrate import migration_files
 
 
@@ -15,13 +15,13 @@ async def store(tmp_path):
     await store.close()
 
 
-async def test_migrations_set_user_version_and_wal(store: Store) -> None:
-    async with store.conn.execute("PRAGMA user_version") as cur:
-        assert (await cur.fetchone())[0] == migration_files()[-1][0]
-    async with store.conn.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
-    async with store.conn.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
+async def test_migrations_set_user_version_wal_and_full_sync(store: Store) -> None:
+    async with store.backend.read() as tx:
+        assert (await tx.fetchone("PRAGMA user_version")) == (migration_files()[-1][0],)
+        assert (await tx.fetchone("PRAGMA journal_mode")) == ("wal",)
+        assert (await tx.fetchone("PRAGMA foreign_keys")) == (1,)
+        # FULL (2): an acknowledged move survives a power cut; NORMAL (1) may lose it.
+        assert (await tx.fetchone("PRAGMA synchronous")) == (2,)
 
 
 async def test_reopening_does_not_reapply_migrations(tmp_path) -> None:
@@ -40,7 +40,8 @@ async def test_one_open_game_per_channel(store: Store) -> None:
         await store.create_lobby(1, 10, "uno", 200, "Host", {}, seed=2)
     # Another channel is fine, and a cancelled game frees its channel.
     await store.create_lobby(1, 11, "uno", 200, "Host", {}, seed=3)
-    await store.set_status(game.id, "cancelled")
+    assert await store.end_game(game.id, "ended")
+    assert not await store.end_game(game.id, "ended")  # already ended: nothing changes
     await store.create_lobby(1, 10, "haymaker", 300, "Host", {}, seed=4)
     assert len(await store.open_games_in_guild(1)) == 2
 
@@ -81,7 +82,14 @@ async def test_finishing_move_counts_stats_in_the_same_transaction(store: Store)
         game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
         await store.start_game(game.id, {}, {})
         await store.record_move(
-            game.id, 0, winner, "play:R1", {}, {}, status="finished", result=([100, 200], [winner])
+            game.id,
+            0,
+            winner,
+            "play:R1",
+            {},
+            {},
+            status="finished",
+            result=Result([100, 200], [winner]),
         )
         assert [g.id for g in await store.unannounced()] == [game.id]
         await store.mark_announced(game.id)
@@ -96,15 +104,41 @@ async def test_a_refused_finishing_move_counts_nothing(store: Store) -> None:
     await store.record_move(game.id, 0, 100, "draw", {}, {})
     with pytest.raises(StaleVersion):
         await store.record_move(
-            game.id, 0, 100, "play:R1", {}, {}, status="finished", result=([100], [100])
+            game.id, 0, 100, "play:R1", {}, {}, status="finished", result=Result([100], [100])
         )
     assert await store.stats(1, 100) == {}
 
 
-async def test_deadlines_and_stale_lobbies(store: Store) -> None:
+async def test_clocks_and_stale_lobbies(store: Store) -> None:
     game = await store.create_lobby(1, 10, "itemcollection", 100, "Host", {}, seed=1)
-    assert [g.id for g in await store.stale_lobbies(older_than=game.updated_at + 1)] == [game.id]
-    await store.start_game(game.id, {}, {}, deadline=50.0)
-    assert await store.next_deadline() == 50.0
-    assert [g.id for g in await store.due_deadlines(now=60.0)] == [game.id]
-    assert await store.due_deadlines(now=40.0) == []
+    assert await store.stale_lobbies(older_than=game.updated_at + 1) == [game.id]
+    assert await store.stale_lobbies(older_than=game.updated_at - 1) == []
+    assert await store.start_game(game.id, {}, {}, {"phase": 50.0}, wake_at=50.0)
+    assert not await store.start_game(game.id, {}, {})  # not a lobby any more
+    assert await store.stale_lobbies(older_than=game.updated_at + 1e9) == []
+    assert await store.next_wake() == 50.0
+    assert await store.due_games(now=60.0) == [game.id]
+    assert await store.due_games(now=40.0) == []
+    # A clock change is refused once the game has moved on.
+    assert not await store.set_clocks(game.id, 1, {}, None)
+    assert await store.set_clocks(game.id, 0, {}, None)
+    assert await store.next_wake() is None
+
+
+async def test_a_lobby_is_seated_only_while_it_is_a_lobby(store: Store) -> None:
+    game = await store.create_lobby(
+        1, 10, "uno", 100, "Host", {}, seed=1, bots=[(-1, "🤖 Ada", "normal")]
+    )
+    seats = await store.seats(game.id)
+    assert [(s.user_id, s.is_bot, s.human, s.level) for s in seats] == [
+        (100, False, True, None),
+        (-1, True, False, "normal"),
+    ]
+    await store.start_game(game.id, {}, {})
+    assert not await store.add_seat(game.id, 300, "Late")
+    assert not await store.remove_seat(game.id, -1)
+    assert len(await store.seats(game.id)) == 2
+    assert await store.reopen_lobby(game.id)
+    row = await store.get_game(game.id)
+    assert row is not None and row.status == "lobby" and row.state is None
+    assert await store.add_seat(game.id, 300, "Late")

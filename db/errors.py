@@ -1,0 +1,23 @@
+"""Errors the store raises, the same whatever the database behind it."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """The database failed in a way the caller cannot fix (logged, the user told kindly)."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be opened, migrated or written; the message says why and how to fix."""
+
+
+class Conflict(StoreError):
+    """A uniqueness rule refused the write (translated from the backend's own error)."""
+
+
+class ChannelBusy(Exception):
+    """This channel already has an open game."""
+
+
+class StaleVersion(Exception):
+    """The game moved on since it was loaded (optimistic check failed)."""

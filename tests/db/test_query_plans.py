@@ -1,0 +1,82 @@
+"""Lookups on open games use their partial indexes: nothing scans the games ever played."""
+
+from __future__ import annotations
+
+import re
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from db import Store
+
+
+class Recorder:
+    """Wraps the backend's reads to remember each SELECT with its arguments."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.seen: list[tuple[str, tuple[Any, ...]]] = []
+        backend = store.backend
+        original = backend.read
+
+        @asynccontextmanager
+        async def read():  # type: ignore[no-untyped-def]
+            async with original() as tx:
+                recorder = self
+
+                class Tx:
+                    async def fetchone(self, sql: str, *args: Any) -> Any:
+                        recorder.seen.append((sql, args))
+                        return await tx.fetchone(sql, *args)
+
+                    async def fetchall(self, sql: str, *args: Any) -> Any:
+                        recorder.seen.append((sql, args))
+                        return await tx.fetchall(sql, *args)
+
+                yield Tx()
+
+        backend.read = read  # type: ignore[method-assign]
+
+    async def plan(self, sql: str, args: tuple[Any, ...]) -> str:
+        conn = self.store.backend.conn  # type: ignore[attr-defined]
+        async with conn.execute(f"EXPLAIN QUERY PLAN {sql}", args) as cur:
+            return " | ".join(str(r[3]) for r in await cur.fetchall())
+
+
+@pytest.fixture
+async def store(tmp_path):
+    store = await Store.open(tmp_path / "games.db")
+    # Enough finished games that a scan would be the planner's choice without an index.
+    async with store.backend.write() as tx:
+        for i in range(300):
+            await tx.execute(
+                "INSERT INTO games (guild_id, channel_id, kind, host_id, status, seed,"
+                " created_at, updated_at, announced) VALUES (1, ?, 'uno', 1, 'finished', 0,"
+                " 0, 0, 1)",
+                1000 + i,
+            )
+        await tx.execute("ANALYZE")
+    yield store
+    await store.close()
+
+
+@pytest.mark.parametrize(
+    ("call", "index"),
+    [
+        (lambda s: s.open_game_in_channel(10), "games_open_channel"),
+        (lambda s: s.open_games_in_guild(1), "games_open_guild"),
+        (lambda s: s.stale_lobbies(123.0), "games_lobby_age"),
+        (lambda s: s.due_games(123.0), "games_wake"),
+        (lambda s: s.next_wake(), "games_wake"),
+        (lambda s: s.unannounced(), "games_unannounced"),
+    ],
+)
+async def test_open_game_queries_use_their_partial_index(store: Store, call, index: str) -> None:
+    recorder = Recorder(store)
+    await call(store)
+    assert recorder.seen, "the call ran no query"
+    for sql, args in recorder.seen:
+        plan = await recorder.plan(sql, args)
+        # "SCAN games USING INDEX <partial>" walks only the open (or unannounced) games.
+        assert index in plan and not re.search(r"SCAN games(?! USING)", plan), plan
