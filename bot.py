@@ -1,10 +1,11 @@
-"""Entry point: settings, logging, one database connection, the cogs, command sync.
+"""Entry point: settings, logging, the database, the cogs, command sync.
 
 python bot.py        # reads DISCORD_TOKEN (and the rest) from the environment or .env
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
@@ -14,34 +15,54 @@ from discord.ext import commands
 
 from cogs.clock import now
 from cogs.components import DYNAMIC_ITEMS
+from cogs.presenter import Presenter
+from cogs.replies import report_error
 from cogs.sessions import Sessions
+from cogs.timing import Timing
 from config import ConfigError, Settings, load_settings
-from db import Store
+from db import Store, StoreUnavailable
 
 log = logging.getLogger("cardtable")
 
-EXTENSIONS = ("cogs.play", "cogs.lobby")
+EXTENSIONS = (
+    "cogs.play",
+    "cogs.lobby",
+    "cogs.seats",
+    "cogs.timers",
+    "cogs.endings",
+    "cogs.rules",
+)
 
 
 class CardBot(commands.Bot):
     store: Store
     sessions: Sessions
+    presenter: Presenter
 
     def __init__(self, settings: Settings) -> None:
-        # Slash commands and buttons only: no privileged intents needed.
+        # Driven by interactions: no message events to parse (intents) and no message cache
+        # (every edit the bot makes would otherwise come back as MESSAGE_UPDATE and be looked
+        # up in a 1,000-message list). Only the guilds intent, which discord.py's state needs.
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            intents=discord.Intents(guilds=True),
+            max_messages=None,
+            member_cache_flags=discord.MemberCacheFlags.none(),
+            chunk_guilds_at_startup=False,
+            allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
         )
         self.settings = settings
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await Store.open(
+            self.settings.database_path, timeout=self.settings.database_timeout
+        )
         self.store.clock = now
-        self.sessions = Sessions(self.store)
+        timing = Timing(self.settings.bot_pause, self.settings.uno_grace, self.settings.nudge_after)
+        self.sessions = Sessions(self.store, timing)
+        self.presenter = Presenter(self)
         # Buttons route by custom_id alone, so every old message keeps working.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
@@ -57,26 +78,23 @@ class CardBot(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d slash commands", len(synced))
 
+    def wake_timers(self) -> None:
+        timers = self.get_cog("Timers")
+        if timers is not None:
+            timers.wake()  # type: ignore[attr-defined]
+
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        """One place for unexpected errors: log them, tell the user kindly."""
-        if isinstance(error, app_commands.NoPrivateMessage):
-            text = "That command works in a server channel, not in DMs."
-        elif isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that command here."
-        else:
-            log.exception("command %s failed", interaction.command, exc_info=error)
-            text = "Something went wrong on my side. Please try again."
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await report_error(interaction, error)
 
     async def close(self) -> None:
+        presenter = getattr(self, "presenter", None)
+        if presenter is not None:
+            presenter.close()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:
@@ -98,7 +116,18 @@ def main() -> None:
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
     bot = create_bot(settings)
-    bot.run(settings.token, log_handler=None)
+    try:
+        asyncio.run(run(bot, settings))
+    except StoreUnavailable as error:
+        print(f"Database error: {error}", file=sys.stderr)
+        raise SystemExit(3) from None
+    except KeyboardInterrupt:
+        pass
+
+
+async def run(bot: CardBot, settings: Settings) -> None:
+    async with bot:
+        await bot.start(settings.token)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,10 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     lobby_timeout_minutes: int = 30
+    bot_pause: float = 2.0  # seconds a bot waits before its move, so people can follow
+    uno_grace: float = 5.0  # seconds bots wait while a member may still call or catch UNO
+    nudge_after: float = 20.0  # seconds before a member is reminded that it is their turn
+    database_timeout: float = 5.0  # seconds to open, migrate and write the database at start
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -39,6 +43,19 @@ def read_dotenv(path: Path) -> dict[str, str]:
             value = value[1:-1]
         values[key] = value
     return values
+
+
+def _seconds(merged: dict[str, str], key: str, default: float, low: float, high: float) -> float:
+    raw = merged.get(key, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{key} must be a number of seconds, not {raw[:40]!r}.") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{key} must be between {low:g} and {high:g} seconds, not {value:g}.")
+    return value
 
 
 def load_settings(
@@ -69,4 +86,8 @@ def load_settings(
         dev_guild_id=int(guild) if guild else None,
         log_level=level,
         lobby_timeout_minutes=int(lobby),
+        bot_pause=_seconds(merged, "BOT_PAUSE_SECONDS", 2.0, 0, 60),
+        uno_grace=_seconds(merged, "UNO_GRACE_SECONDS", 5.0, 0, 60),
+        nudge_after=_seconds(merged, "NUDGE_AFTER_SECONDS", 20.0, 1, 3600),
+        database_timeout=_seconds(merged, "DATABASE_TIMEOUT_SECONDS", 5.0, 0.5, 120),
     )

@@ -1,13 +1,46 @@
-"""Wall-clock time for the Discord layer.
+"""Wall-clock time for the Discord layer that never leaps forward.
 
-Through discord.utils so that tests driving a simulated Discord (simcord) control it too.
+Deadlines are stored as wall-clock (unix) times: Discord shows them to players as
+``<t:…:R>`` and they must survive a restart. But a wall clock can jump (an NTP step, a VM
+resumed after a pause): a leap forward would end every lobby and every timed phase at once,
+before players had the time the table showed them. ``now()`` follows the wall clock, but runs
+at most 1% faster than the monotonic clock, so a leap is caught up slowly instead of at once.
+A step backward is followed (timers then fire late, never early).
+
+Both sources come through discord.utils and time.monotonic, which the simulated Discord used
+by the tests (simcord) controls.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import discord
 
+SLEW = 0.01  # how much faster than real time the clock may run while catching up a leap
+JITTER = 0.05  # seconds of wall-clock lead accepted at once (small NTP adjustments)
 
-def now() -> float:
-    """Unix time, in seconds."""
-    return discord.utils.utcnow().timestamp()
+
+class SteadyClock:
+    def __init__(
+        self,
+        wall: Callable[[], float] | None = None,
+        mono: Callable[[], float] | None = None,
+    ) -> None:
+        self._wall = wall or (lambda: discord.utils.utcnow().timestamp())
+        self._mono = mono or (lambda: time.monotonic())
+        self._last: tuple[float, float] | None = None  # (steady, monotonic) at the last call
+
+    def __call__(self) -> float:
+        wall, mono = self._wall(), self._mono()
+        steady = wall
+        if self._last is not None:
+            last_steady, last_mono = self._last
+            elapsed = max(0.0, mono - last_mono)
+            steady = min(wall, last_steady + elapsed * (1 + SLEW) + JITTER)
+        self._last = (steady, mono)
+        return steady
+
+
+now = SteadyClock()

@@ -1,25 +1,27 @@
-"""discord.py glue: Screen specs -> Embed/View, and the DynamicItems that route clicks.
+"""discord.py glue: Screen specs -> Embed/View, and the one DynamicItem that routes clicks.
 
-Every component is a DynamicItem, so a sent view is "fully dynamic": discord.py stores nothing
-per message, and any button from any earlier message (or before a restart) still routes here.
+Every component is matched by a single DynamicItem, so a sent view is "fully dynamic":
+discord.py stores nothing per message, and any button from any earlier message (or from before
+a restart) still routes here. The id is parsed once (``ids.parse``) and handed to the handler
+its prefix names; an unknown, malformed or forged id gets a kind reply, and an unexpected error
+goes through the one error path in ``cogs.replies``.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
-from cogs import ids
+from cogs import ids, replies
 from cogs.render.spec import Button, Embed, Screen, Select
 
-if TYPE_CHECKING:
-    from cogs.play import Play
+Handler = Callable[[discord.Interaction, ids.Parsed, list[str]], Awaitable[None]]
+HANDLERS: dict[str, Handler] = {}  # id prefix -> handler, filled by the cogs as they load
 
-log = logging.getLogger(__name__)
+INVALID = "That button doesn't work any more. Use the latest message of the game."
 
 STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -29,131 +31,43 @@ STYLES = {
 }
 
 
-def _play(interaction: discord.Interaction) -> Play:
-    cog = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
-    assert cog is not None, "the Play cog is not loaded"
-    return cog
+def handle(prefix: str, handler: Handler) -> None:
+    HANDLERS[prefix] = handler
 
 
-async def _safely(interaction: discord.Interaction, work: Awaitable[None]) -> None:
-    """Run a click handler; an unexpected error is logged and the clicker told kindly."""
+class Control(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?P<id>[\s\S]{1,100})"):
+    """Every button and select of the bot (the template matches any id; parsing decides)."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Control:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await dispatch(interaction, self.item)
+
+
+async def dispatch(interaction: discord.Interaction, item: discord.ui.Item[Any]) -> None:
+    custom_id = str(getattr(item, "custom_id", "") or "")
+    parsed = ids.parse(custom_id)
+    is_select = isinstance(item, discord.ui.Select)
+    handler = HANDLERS.get(parsed.prefix) if parsed is not None else None
+    # A select's id on a button (or the reverse) is forged: refuse it like any bad id.
+    if parsed is None or handler is None or (parsed.prefix in ids.SELECTS) != is_select:
+        await replies.reply(interaction, INVALID)
+        return
+    values = [str(v) for v in item.values] if isinstance(item, discord.ui.Select) else []
     try:
-        await work
-    except Exception:
-        log.exception("click %s failed", interaction.data)
-        text = "Something went wrong on my side; nothing was changed. Please try again."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+        await handler(interaction, parsed, values)
+    except Exception as error:
+        await replies.report_error(interaction, error)
 
 
-class ActButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.ACT):
-    def __init__(self, button: discord.ui.Button) -> None:
-        super().__init__(button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> ActButton:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.template.fullmatch(self.custom_id)
-        assert match is not None
-        play = _play(interaction)
-        await _safely(
-            interaction,
-            play.on_act(interaction, int(match["game"]), int(match["version"]), match["target"]),
-        )
-
-
-class ActSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.SELECT):
-    def __init__(self, select: discord.ui.Select) -> None:
-        super().__init__(select)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> ActSelect:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.template.fullmatch(self.custom_id)
-        assert match is not None
-        values = self.item.values
-        target = values[0] if values else ids.ROOT
-        play = _play(interaction)
-        await _safely(
-            interaction, play.on_act(interaction, int(match["game"]), int(match["version"]), target)
-        )
-
-
-class PickSelect(discord.ui.DynamicItem[discord.ui.Select], template=ids.PICK):
-    def __init__(self, select: discord.ui.Select) -> None:
-        super().__init__(select)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> PickSelect:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.template.fullmatch(self.custom_id)
-        assert match is not None
-        chosen = ".".join(self.item.values)
-        play = _play(interaction)
-        target = f"{match['action']}:{chosen}"
-        await _safely(
-            interaction, play.on_act(interaction, int(match["game"]), int(match["version"]), target)
-        )
-
-
-class HandButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.HAND):
-    def __init__(self, button: discord.ui.Button) -> None:
-        super().__init__(button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> HandButton:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.template.fullmatch(self.custom_id)
-        assert match is not None
-        await _safely(interaction, _play(interaction).on_hand(interaction, int(match["game"])))
-
-
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=ids.LOBBY):
-    def __init__(self, button: discord.ui.Button) -> None:
-        super().__init__(button)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> LobbyButton:
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.template.fullmatch(self.custom_id)
-        assert match is not None
-        cog = interaction.client.get_cog("Lobby")  # type: ignore[attr-defined]
-        await _safely(interaction, cog.on_lobby(interaction, int(match["game"]), match["verb"]))
-
-
-DYNAMIC_ITEMS = (ActButton, ActSelect, PickSelect, HandButton, LobbyButton)
-_BY_PREFIX: dict[str, Any] = {
-    "g": ActButton,
-    "s": ActSelect,
-    "k": PickSelect,
-    "h": HandButton,
-    "l": LobbyButton,
-}
+DYNAMIC_ITEMS = (Control,)
 
 
 def to_embed(spec: Embed) -> discord.Embed:
@@ -162,6 +76,8 @@ def to_embed(spec: Embed) -> discord.Embed:
         embed.add_field(name=name, value=value or "—", inline=inline)
     if spec.footer:
         embed.set_footer(text=spec.footer)
+    if spec.thumbnail:
+        embed.set_thumbnail(url=spec.thumbnail)
     return embed
 
 
@@ -176,25 +92,20 @@ def to_view(screen: Screen) -> discord.ui.View:
     return view
 
 
-def _button(spec: Button, row: int) -> discord.ui.Item:
-    button: discord.ui.Button = discord.ui.Button(
+def _button(spec: Button, row: int) -> discord.ui.Item[Any]:
+    button: discord.ui.Button[Any] = discord.ui.Button(
         label=spec.label,
         custom_id=spec.custom_id,
         style=STYLES[spec.style],
         emoji=spec.emoji,
         disabled=spec.disabled,
+        row=row,
     )
-    return _wrap(button, row)
+    return _dynamic(button)
 
 
-def _wrap(item: discord.ui.Button | discord.ui.Select, row: int) -> discord.ui.Item:
-    wrapper = _BY_PREFIX[str(item.custom_id)[0]](item)
-    wrapper.row = row
-    return wrapper
-
-
-def _select(spec: Select, row: int) -> discord.ui.Item:
-    select: discord.ui.Select = discord.ui.Select(
+def _select(spec: Select, row: int) -> discord.ui.Item[Any]:
+    select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=spec.custom_id,
         placeholder=spec.placeholder[:150],
         min_values=spec.min_values,
@@ -205,16 +116,34 @@ def _select(spec: Select, row: int) -> discord.ui.Item:
             )
             for c in spec.options
         ],
+        row=row,
     )
-    return _wrap(select, row)
+    return _dynamic(select)
+
+
+def _dynamic(item: discord.ui.Item[Any]) -> discord.ui.Item[Any]:
+    # Wrapped, every item of a view is dynamic: discord.py keeps nothing per sent message.
+    control = Control(item)
+    control.row = item.row
+    return control
+
+
+def mentions(screen: Screen) -> discord.AllowedMentions:
+    """Exactly the users the screen means to ping (usually none: edits never ping)."""
+    if not screen.ping:
+        return replies.NO_MENTIONS
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(id=u) for u in screen.ping]
+    )
 
 
 def message_kwargs(screen: Screen) -> dict[str, Any]:
     """Arguments for an edit (or a channel send): content, embed and view, None clears them."""
     return {
-        "content": screen.content,
+        "content": replies.clip(screen.content) if screen.content else None,
         "embed": to_embed(screen.embed) if screen.embed else None,
         "view": to_view(screen) if screen.rows else None,
+        "allowed_mentions": mentions(screen),
     }
 
 

@@ -6,26 +6,71 @@ buttons keep working after a restart with nothing registered per message.
 - ``s:<game>:<version>[:<n>]``      a select whose chosen value is such a target.
 - ``k:<game>:<version>:<action>``  a multi-select for a Pick action: applies ``action:a.b.c``.
 - ``h:<game>``                     "My hand": the clicker's hand and moves, ephemeral.
-- ``l:<game>:<verb>``              lobby: join, leave, start, cancel.
+- ``l:<game>:<verb>``              lobby: join, leave, start, cancel, addbot, rmbot, level.
+- ``b:<game>``                     "I'm back": take your seat back from the bot.
+- ``q:<game>:<verb>``              leaving a running game: ask (confirm first), yes.
+- ``n:<game>:off``                 nudges: stop pinging me.
+
+``parse`` reads any of them once, with bounds, so a forged id is refused kindly.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 ROOT = "*"
-ACT = r"g:(?P<game>\d+):(?P<version>\d+):(?P<target>.+)"
-SELECT = r"s:(?P<game>\d+):(?P<version>\d+)(?::\d+)?"
-PICK = r"k:(?P<game>\d+):(?P<version>\d+):(?P<action>.+)"
-HAND = r"h:(?P<game>\d+)"
-LOBBY = r"l:(?P<game>\d+):(?P<verb>join|leave|start|cancel)"
 MAX_ID = 100
+MAX_GAME_ID = 2**63 - 1  # SQLite's integer range
+
+LOBBY_VERBS = ("join", "leave", "start", "cancel", "addbot", "rmbot", "level")
+LEAVE_VERBS = ("ask", "yes")
+SELECTS = frozenset("sk")  # prefixes carried by select menus; the others by buttons
+
+_PATTERNS = {
+    "g": re.compile(r"(?P<game>\d{1,19}):(?P<version>\d{1,9}):(?P<rest>[\x21-\x7e]{1,80})"),
+    "s": re.compile(r"(?P<game>\d{1,19}):(?P<version>\d{1,9})(?::\d{1,2})?"),
+    "k": re.compile(r"(?P<game>\d{1,19}):(?P<version>\d{1,9}):(?P<rest>[\x21-\x7e]{1,80})"),
+    "h": re.compile(r"(?P<game>\d{1,19})"),
+    "l": re.compile(rf"(?P<game>\d{{1,19}}):(?P<rest>{'|'.join(LOBBY_VERBS)})"),
+    "b": re.compile(r"(?P<game>\d{1,19})"),
+    "q": re.compile(rf"(?P<game>\d{{1,19}}):(?P<rest>{'|'.join(LEAVE_VERBS)})"),
+    "n": re.compile(r"(?P<game>\d{1,19}):(?P<rest>off)"),
+}
+ANY = r"(?P<id>[a-z]:[\x20-\x7e]{0,98})"  # what the one DynamicItem matches
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    prefix: str
+    game: int
+    version: int | None
+    rest: str  # the target, action or verb ("" when the id has none)
+
+
+def parse(custom_id: str) -> Parsed | None:
+    """The parts of one of our ids, or None for anything malformed or out of range."""
+    prefix, sep, body = custom_id.partition(":")
+    pattern = _PATTERNS.get(prefix)
+    if not sep or pattern is None or len(custom_id) > MAX_ID:
+        return None
+    match = pattern.fullmatch(body)
+    if match is None:
+        return None
+    game = int(match["game"])
+    if not 0 < game <= MAX_GAME_ID:
+        return None
+    parts = match.groupdict()
+    version = int(parts["version"]) if parts.get("version") is not None else None
+    return Parsed(prefix, game, version, parts.get("rest") or "")
 
 
 def act(game: int, version: int, target: str) -> str:
     return _checked(f"g:{game}:{version}:{target}")
 
 
-def select(game: int, version: int) -> str:
-    return f"s:{game}:{version}"
+def select(game: int, version: int, n: int | None = None) -> str:
+    return f"s:{game}:{version}" + (f":{n}" if n is not None else "")
 
 
 def pick(game: int, version: int, action: str) -> str:
@@ -40,7 +85,19 @@ def lobby(game: int, verb: str) -> str:
     return f"l:{game}:{verb}"
 
 
+def back(game: int) -> str:
+    return f"b:{game}"
+
+
+def leave(game: int, verb: str) -> str:
+    return f"q:{game}:{verb}"
+
+
+def nudges_off(game: int) -> str:
+    return f"n:{game}:off"
+
+
 def _checked(custom_id: str) -> str:
     if len(custom_id) > MAX_ID:
-        raise ValueError(f"custom_id too long ({len(custom_id)} > {MAX_ID}): {custom_id!r}")
+        raise ValueError(f"custom_id too long ({len(custom_id)} > {MAX_ID})")
     return custom_id

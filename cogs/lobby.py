@@ -1,24 +1,33 @@
-"""Starting and ending games: /newgame and its lobby, /endgame, /games, /rules."""
+"""Starting and ending games: /newgame <game> and its lobby, /endgame, /games.
+
+``/newgame`` has one subcommand per game, built from the engine's option declarations (names,
+types, ranges, descriptions) plus the hosting options every game shares (``bots``,
+``turn_timer``, ``bot_level``), so a new engine option appears on Discord untouched.
+"""
 
 from __future__ import annotations
 
+import inspect
 import logging
 import secrets
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-import engine
-from cogs import components
+from cogs import components, ids
 from cogs.clock import now
-from cogs.play import Play, refuse
+from cogs.hosting import GAMES, Hosted
 from cogs.render.screens import lobby_screen
 from cogs.render.spec import Screen, clip
+from cogs.render.text import safe_name
+from cogs.replies import in_guild, reply
 from cogs.sessions import Session
 from db import ChannelBusy
+from engine import Option
+from engine.bots import LEVELS
 from engine.options import InvalidOption, validate_options
 
 if TYPE_CHECKING:
@@ -26,277 +35,441 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
-GAME_CHOICES = [
-    app_commands.Choice(name=cls.title, value=kind) for kind, cls in engine.GAMES.items()
-]
+BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Ito")
+TIMER_RANGE = (30, 600)  # seconds; 0 turns the timer off
+BUSY = (
+    "This channel already has a game. Finish it (or `/endgame`) first, "
+    "or start one in another channel."
+)
+
+
+def bot_name(index: int) -> str:
+    return f"🤖 {BOT_NAMES[index % len(BOT_NAMES)]}"
+
+
+def timer_text(seconds: int | None) -> str:
+    return f"{seconds} s per turn" if seconds else "off"
+
+
+def option_annotation(option: Option) -> Any:
+    """The slash-command type of an engine option (its range and choices included)."""
+    if option.type is bool:
+        return Optional[bool]  # noqa: UP045 - discord.py reads typing.Optional
+    if option.type is int:
+        lo = option.min if option.min is not None else -(2**53)
+        hi = option.max if option.max is not None else 2**53
+        return Optional[app_commands.Range[int, lo, hi]]  # noqa: UP045
+    if option.choices:
+        return Optional[Literal[option.choices]]  # type: ignore[valid-type]  # noqa: UP045
+    return Optional[app_commands.Range[str, 0, 100]]  # noqa: UP045
 
 
 class Lobby(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
         self.sessions = bot.sessions
+        self.newgame = self.build_newgame()
 
     async def cog_load(self) -> None:
+        self.bot.tree.add_command(self.newgame)
+        components.handle("l", self.on_lobby)
         self.expire_lobbies.start()
 
     async def cog_unload(self) -> None:
+        self.bot.tree.remove_command(self.newgame.name)
         self.expire_lobbies.cancel()
 
-    # -- /newgame ---------------------------------------------------------------------------
-    @app_commands.command(name="newgame", description="Open a lobby for a new card game here.")
-    @app_commands.guild_only()
-    @app_commands.choices(
-        game=GAME_CHOICES,
-        scoring=[
-            app_commands.Choice(
-                name="standard: the winner scores the others' cards", value="standard"
-            ),
-            app_commands.Choice(name="lowest: running tally, lowest total wins", value="lowest"),
-        ],
-    )
-    @app_commands.describe(
-        game="Which game to play",
-        target="UNO: points needed to win the match (default 500)",
-        scoring="UNO: how points are counted",
-        swap_hands="UNO: add the Wild Swap Hands card",
-        custom_wilds="UNO: how many Wild Customizable cards (0-3), each with a house rule",
-        custom_rules='UNO: house rules on those cards, e.g. "1,4,7" (empty: chosen at random)',
-        stack_draws="UNO house rule: stack Draw Twos (and Draw Fours)",
-        seven_zero="UNO house rule: 7 swaps hands with someone, 0 rotates all hands",
-        jump_in="UNO house rule: play an identical card out of turn",
-        draw_until_playable="UNO house rule: keep drawing until you can play",
-        forced_play="UNO house rule: a playable drawn card must be played",
-    )
-    async def newgame(
-        self,
-        interaction: discord.Interaction,
-        game: app_commands.Choice[str],
-        target: app_commands.Range[int, 50, 5000] | None = None,
-        scoring: app_commands.Choice[str] | None = None,
-        swap_hands: bool | None = None,
-        custom_wilds: app_commands.Range[int, 0, 3] | None = None,
-        custom_rules: str | None = None,
-        stack_draws: bool | None = None,
-        seven_zero: bool | None = None,
-        jump_in: bool | None = None,
-        draw_until_playable: bool | None = None,
-        forced_play: bool | None = None,
+    # -- /newgame <game> ---------------------------------------------------------------------
+    def build_newgame(self) -> app_commands.Group:
+        group = app_commands.Group(
+            name="newgame", description="Open a lobby for a new card game here.", guild_only=True
+        )
+        for hosted in GAMES.values():
+            group.add_command(self._subcommand(hosted))
+        return group
+
+    def _subcommand(self, hosted: Hosted) -> app_commands.Command[Any, ..., None]:
+        cls = hosted.engine
+        params = [
+            inspect.Parameter(
+                "interaction",
+                inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                annotation=discord.Interaction,
+            )
+        ]
+        described: dict[str, str] = {}
+        for name, option in cls.options.items():
+            params.append(_param(name, option_annotation(option)))
+            described[name] = option.short
+        bots_max = cls.max_players - 1
+        params += [
+            _param("bots", Optional[app_commands.Range[int, 0, bots_max]]),  # noqa: UP045
+            _param("turn_timer", Optional[app_commands.Range[int, 0, TIMER_RANGE[1]]]),  # noqa: UP045
+            _param("bot_level", Optional[Literal[LEVELS]]),  # type: ignore[valid-type]  # noqa: UP045
+        ]
+        described["bots"] = f"Seats filled with bots at once (0-{bots_max}); more in the lobby"
+        described["turn_timer"] = (
+            f"Seconds per turn, {TIMER_RANGE[0]}-{TIMER_RANGE[1]} (0: no timer; "
+            f"default {hosted.turn_timer})"
+        )
+        described["bot_level"] = "How well the bots play: normal or hard (default normal)"
+
+        async def callback(interaction: discord.Interaction, **values: Any) -> None:
+            await self.open_lobby(interaction, hosted, values)
+
+        callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        callback.__discord_app_commands_param_description__ = described  # type: ignore[attr-defined]
+        summary = cls.summary.split(". ")[0]
+        command: app_commands.Command[Any, ..., None] = app_commands.Command(
+            name=cls.kind,
+            description=clip(f"{cls.title}: {summary}", 100),
+            callback=callback,
+        )
+        command.add_check(_guild_check)
+        return command
+
+    async def open_lobby(
+        self, interaction: discord.Interaction, hosted: Hosted, values: dict[str, Any]
     ) -> None:
-        kind = game.value
-        cls = engine.GAMES[kind]
-        given = {
-            "target": target,
-            "scoring": scoring.value if scoring else None,
-            "swap_hands": swap_hands,
-            "custom_wilds": custom_wilds,
-            "custom_rules": custom_rules,
-            "stack_draws": stack_draws,
-            "seven_zero": seven_zero,
-            "jump_in": jump_in,
-            "draw_until_playable": draw_until_playable,
-            "forced_play": forced_play,
-        }
-        chosen = {k: v for k, v in given.items() if v is not None}
-        try:
-            # The engine is the judge: building a throwaway game runs every cross-check.
-            options = validate_options(cls.title, cls.options, chosen)
-            players = [str(i) for i in range(cls.min_players)]
-            engine.new_game(kind, players, seed=0, options=chosen)
-        except InvalidOption as error:
-            await refuse(interaction, str(error))
+        if interaction.guild_id is None or interaction.channel_id is None:
+            raise app_commands.NoPrivateMessage()
+        cls = hosted.engine
+        given = {k: v for k, v in values.items() if v is not None}
+        bots = int(given.pop("bots", 0))
+        timer = given.pop("turn_timer", hosted.turn_timer)
+        level = given.pop("bot_level", "normal")
+        problem = None
+        if timer and not TIMER_RANGE[0] <= timer <= TIMER_RANGE[1]:
+            problem = (
+                f"The turn timer is {TIMER_RANGE[0]} to {TIMER_RANGE[1]} seconds, "
+                "or 0 for no timer."
+            )
+        elif not 0 <= bots < cls.max_players:
+            problem = f"{cls.title} has room for at most {cls.max_players - 1} bots besides you."
+        elif level not in LEVELS:
+            problem = f"The bot level is one of: {', '.join(LEVELS)}."
+        if problem is None:
+            try:
+                # The engine is the judge: building a throwaway game runs every cross-check.
+                validate_options(cls.title, cls.options, given)
+                cls([str(i) for i in range(cls.min_players)], seed=0, options=given)
+            except InvalidOption as error:
+                problem = str(error)
+        if problem is not None:
+            await reply(interaction, problem)
             return
-        assert interaction.guild_id is not None and interaction.channel_id is not None
         user = interaction.user
+        settings = {"turn_timer": timer or None, "level": level}
         try:
             row = await self.bot.store.create_lobby(
                 interaction.guild_id,
                 interaction.channel_id,
-                kind,
+                cls.kind,
                 user.id,
                 user.display_name,
-                chosen,
+                given,
                 secrets.randbits(63),
+                settings,
+                bots=[(-(i + 1), bot_name(i), level) for i in range(bots)],
             )
         except ChannelBusy:
-            await refuse(
-                interaction,
-                "This channel already has a game. Finish it (or `/endgame`) first, "
-                "or start one in another channel.",
-            )
+            await reply(interaction, BUSY)
             return
-        session = await self.sessions.get(row.id)
-        assert session is not None
-        await interaction.response.send_message(
-            **components.send_kwargs(self.lobby(session, options_shown=options))
-        )
-        message = await interaction.original_response()
-        await self.bot.store.set_table_message(row.id, message.id, now())
-        session.row.table_message_id = message.id
+        # Under the new game's lock until its message id is stored: a Join pressed the
+        # instant the lobby appears waits for it instead of finding no lobby message.
+        async with self.sessions.lock(row.id):
+            session = await self.sessions.get(row.id)
+            assert session is not None
+            sent = await interaction.response.send_message(
+                **components.send_kwargs(self.lobby(session))
+            )
+            message_id = sent.message_id
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+            await self.bot.store.set_table_message(row.id, message_id, now())
+            session.row.table_message_id = message_id
 
     def lobby(
-        self,
-        session: Session,
-        closed: str | None = None,
-        options_shown: dict | None = None,
+        self, session: Session, closed: str | None = None, notice: str | None = None
     ) -> Screen:
-        cls = engine.GAMES[session.row.kind]
-        if options_shown is None:
-            options_shown = validate_options(cls.title, cls.options, session.row.options)
+        hosted = session.hosted
+        cls = hosted.engine
+        chosen = validate_options(cls.title, cls.options, session.row.options)
+        differs = {k: v for k, v in chosen.items() if v != cls.options[k].default}
+        names = session.names
+        seats = [names[str(s.user_id)] for s in session.seats]
+        bots = sum(1 for s in session.seats if not s.human)
+        settings = {"Turn timer": timer_text(session.row.settings.get("turn_timer"))}
+        settings["Bots"] = session.row.settings.get("level", "normal").capitalize()
         host = session.seat(session.row.host_id)
         return lobby_screen(
             session.id,
             cls.title,
-            host.name if host else "?",
-            [s.name for s in session.seats],
+            names.get(str(session.row.host_id), "?") if host else "?",
+            seats,
             cls.min_players,
             cls.max_players,
-            options_shown,
+            differs,
             closed=closed,
+            settings=settings,
+            bots=bots,
+            notice=notice,
         )
 
     # -- lobby buttons -----------------------------------------------------------------------
-    async def on_lobby(self, interaction: discord.Interaction, game_id: int, verb: str) -> None:
+    async def on_lobby(
+        self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
+    ) -> None:
+        game_id = parsed.game
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
             if session is None:
-                await refuse(interaction, "I can't find that game any more.")
+                await reply(interaction, "I can't find that game any more.")
+                return
+            message = interaction.message
+            lobby_message = session.row.table_message_id
+            if session.row.status == "lobby" and (message is None or message.id != lobby_message):
+                # A lobby button copied onto another message (forged) acts on nothing.
+                await reply(interaction, "That button doesn't belong to this lobby.")
                 return
             if session.row.status != "lobby":
-                status = session.row.status
                 text = {
                     "active": "That game has already started.",
                     "finished": "That game is over.",
                     "cancelled": "That lobby was closed.",
-                }.get(status, "That lobby is closed.")
-                await refuse(interaction, text)
+                }.get(session.row.status, "That lobby is closed.")
+                await reply(interaction, text)
                 return
-            handler = {
+            handler: Callable[[discord.Interaction, Session], Coroutine[Any, Any, None]] = {
                 "join": self._join,
                 "leave": self._leave,
                 "start": self._start,
                 "cancel": self._cancel,
-            }[verb]
+                "addbot": self._add_bot,
+                "rmbot": self._remove_bot,
+                "level": self._level,
+            }[parsed.rest]
             await handler(interaction, session)
 
+    async def _redraw(self, interaction: discord.Interaction, session: Session) -> None:
+        await self.sessions.reload(session)
+        await interaction.response.edit_message(**components.message_kwargs(self.lobby(session)))
+
     async def _join(self, interaction: discord.Interaction, session: Session) -> None:
-        cls = engine.GAMES[session.row.kind]
+        cls = session.hosted.engine
         user = interaction.user
         if session.seat(user.id) is not None:
-            await refuse(interaction, "You're already in this game.")
+            await reply(interaction, "You're already in this game.")
             return
         if len(session.seats) >= cls.max_players:
-            await refuse(interaction, f"This game is full ({cls.max_players} players).")
+            await reply(interaction, f"This game is full ({cls.max_players} players).")
             return
         await self.bot.store.add_seat(session.id, user.id, user.display_name)
-        await self.sessions.reload_row(session)
-        await interaction.response.edit_message(**components.message_kwargs(self.lobby(session)))
+        await self._redraw(interaction, session)
 
     async def _leave(self, interaction: discord.Interaction, session: Session) -> None:
         user = interaction.user
         if session.seat(user.id) is None:
-            await refuse(interaction, "You're not in this game.")
+            await reply(interaction, "You're not in this game.")
             return
         if user.id == session.row.host_id:
-            await refuse(interaction, "You're the host: press **Cancel** to close the lobby.")
+            await reply(interaction, "You're the host: press **Cancel** to close the lobby.")
             return
         await self.bot.store.remove_seat(session.id, user.id)
-        await self.sessions.reload_row(session)
-        await interaction.response.edit_message(**components.message_kwargs(self.lobby(session)))
+        await self._redraw(interaction, session)
+
+    def _host_only(self, interaction: discord.Interaction, session: Session) -> bool:
+        return interaction.user.id == session.row.host_id
+
+    async def _add_bot(self, interaction: discord.Interaction, session: Session) -> None:
+        cls = session.hosted.engine
+        if not self._host_only(interaction, session):
+            await reply(interaction, "Only the host can add bots.")
+            return
+        if len(session.seats) >= cls.max_players:
+            await reply(interaction, f"This game is full ({cls.max_players} players).")
+            return
+        taken = {s.user_id for s in session.seats}
+        index = next(i for i in range(cls.max_players) if -(i + 1) not in taken)
+        level = session.row.settings.get("level", "normal")
+        await self.bot.store.add_seat(
+            session.id, -(index + 1), bot_name(index), human=False, level=level
+        )
+        await self._redraw(interaction, session)
+
+    async def _remove_bot(self, interaction: discord.Interaction, session: Session) -> None:
+        if not self._host_only(interaction, session):
+            await reply(interaction, "Only the host can remove bots.")
+            return
+        bots = [s for s in session.seats if not s.human]
+        if not bots:
+            await reply(interaction, "There are no bots to remove.")
+            return
+        await self.bot.store.remove_seat(session.id, bots[-1].user_id)
+        await self._redraw(interaction, session)
+
+    async def _level(self, interaction: discord.Interaction, session: Session) -> None:
+        if not self._host_only(interaction, session):
+            await reply(interaction, "Only the host can choose how well the bots play.")
+            return
+        current = session.row.settings.get("level", "normal")
+        level = LEVELS[(LEVELS.index(current) + 1) % len(LEVELS)] if current in LEVELS else "normal"
+        settings = {**session.row.settings, "level": level}
+        await self.bot.store.set_lobby_settings(session.id, settings)
+        await self._redraw(interaction, session)
+        about = session.hosted.bot_levels().get(level, "")
+        await reply(interaction, f"Bots now play at **{level}** level. {about}".strip())
 
     async def _start(self, interaction: discord.Interaction, session: Session) -> None:
-        cls = engine.GAMES[session.row.kind]
-        if interaction.user.id != session.row.host_id:
-            await refuse(interaction, "Only the host can start the game.")
+        cls = session.hosted.engine
+        if not self._host_only(interaction, session):
+            await reply(interaction, "Only the host can start the game.")
             return
         count = len(session.seats)
         if count < cls.min_players:
             need = cls.min_players - count
-            await refuse(interaction, f"{cls.title} needs {need} more player(s) to start.")
+            await reply(
+                interaction,
+                f"{cls.title} needs {need} more player(s) to start. Friends can press **Join**, "
+                "or add bots with **Add bot**.",
+            )
             return
-        await self.sessions.start(session)
+        if not await self.sessions.start(session, now()):
+            await reply(interaction, "That lobby changed meanwhile; nothing was started.")
+            return
+        lobby_message = session.row.table_message_id
         closed = f"Started with {count} players — the table is below."
-        await interaction.response.edit_message(
-            **components.message_kwargs(self.lobby(session, closed=closed))
-        )
+        try:
+            await interaction.response.edit_message(
+                **components.message_kwargs(self.lobby(session, closed=closed))
+            )
+        except discord.HTTPException as error:
+            log.info("game %s: answering Start failed: %s", session.id, error)
         # The lobby message stays as a record; the table is a new message (it notifies).
         session.row.table_message_id = None
-        play = self.play
-        await play.post_table(session)
-        await play.update_dms(session)
-        play.wake_timers()
+
+        async def first_table(s: Session) -> None:
+            await self.post_first_table(s, interaction, lobby_message)
+
+        self.bot.presenter.update(session, table=False, dms=False, jobs=[first_table])
+        self.bot.wake_timers()
+
+    async def post_first_table(
+        self, session: Session, interaction: discord.Interaction, lobby_message: int | None
+    ) -> None:
+        """Post the table; if this channel refuses the bot's messages, go back to the lobby
+        and say why (never a running game nobody can see)."""
+        presenter = self.bot.presenter
+        try:
+            await presenter.post_table(session)
+        except discord.Forbidden:
+            async with self.sessions.lock(session.id):
+                back = await self.bot.store.reopen_lobby(session.id)
+                if back:
+                    await self.sessions.reload(session)
+                    session.row.table_message_id = lobby_message
+                    if lobby_message is not None:
+                        await self.bot.store.set_table_message(session.id, lobby_message, now())
+            if back:
+                text = (
+                    "I couldn't post the game's table in this channel: I'm missing the "
+                    "**Send Messages** or **Embed Links** permission here. The game is back in "
+                    "its lobby; fix the channel's permissions and press **Start** again."
+                )
+                await self._tell(session, interaction, lobby_message, text)
+                return
+            raise
+        presenter.update(session, table=False, dms=True)
+
+    async def _tell(
+        self,
+        session: Session,
+        interaction: discord.Interaction,
+        lobby_message: int | None,
+        text: str,
+    ) -> None:
+        """Put ``text`` on the lobby (or, failing that, privately to the host)."""
+        if lobby_message is not None:
+            channel = self.bot.get_partial_messageable(session.row.channel_id)
+            try:
+                await channel.get_partial_message(lobby_message).edit(
+                    **components.message_kwargs(self.lobby(session, notice=text))
+                )
+                return
+            except discord.HTTPException:
+                pass
+        await interaction.followup.send(text, ephemeral=True)
 
     async def _cancel(self, interaction: discord.Interaction, session: Session) -> None:
-        if not self._may_end(interaction, session):
-            await refuse(interaction, "Only the host (or a server manager) can cancel the lobby.")
+        if not self.may_end(interaction, session):
+            await reply(interaction, "Only the host (or a server manager) can cancel the lobby.")
             return
-        await self.sessions.set_status(session, "cancelled")
-        closed = f"Cancelled by {interaction.user.display_name}."
+        await self.sessions.end(session, "ended")
+        closed = f"Cancelled by {safe_name(interaction.user.display_name)}."
         await interaction.response.edit_message(
             **components.message_kwargs(self.lobby(session, closed=closed))
         )
 
-    def _may_end(self, interaction: discord.Interaction, session: Session) -> bool:
+    def may_end(self, interaction: discord.Interaction, session: Session) -> bool:
         if interaction.user.id == session.row.host_id:
             return True
-        perms = getattr(interaction.user, "guild_permissions", None)
-        return bool(perms and perms.manage_guild)
+        # The member's permissions as the interaction carries them (no member cache needed).
+        return interaction.permissions.manage_guild
 
-    @property
-    def play(self) -> Play:
-        cog = self.bot.get_cog("Play")
-        assert isinstance(cog, Play)
-        return cog
-
-    # -- /endgame, /games, /rules ------------------------------------------------------------------
+    # -- /endgame, /games --------------------------------------------------------------------
     @app_commands.command(name="endgame", description="End this channel's game (host or managers).")
     @app_commands.guild_only()
+    @in_guild()
     async def endgame(self, interaction: discord.Interaction) -> None:
         row = await self.bot.store.open_game_in_channel(interaction.channel_id or 0)
         if row is None:
-            await refuse(interaction, "There's no game in this channel.")
+            await reply(interaction, "There's no game in this channel.")
             return
         async with self.sessions.lock(row.id):
             session = await self.sessions.get(row.id)
-            if session is None or session.row.status not in ("lobby", "active"):
-                await refuse(interaction, "That game has already ended.")
+            if session is None or not session.row.is_open:
+                await reply(interaction, "That game has already ended.")
                 return
-            if not self._may_end(interaction, session):
-                await refuse(
+            if not self.may_end(interaction, session):
+                await reply(
                     interaction, "Only the host or someone with Manage Server can end this game."
                 )
                 return
             was_lobby = session.row.status == "lobby"
-            await self.sessions.set_status(session, "cancelled")
-            who = interaction.user.display_name
-            await interaction.response.send_message(f"Game #{row.id} was ended by {who}.")
-            if was_lobby or session.game is None:
-                screen = self.lobby(session, closed=f"Cancelled by {who}.")
-                kwargs = components.message_kwargs(screen)
-            else:
-                kwargs = self.play.table_kwargs(session)
-            if session.row.table_message_id:
-                channel = self.bot.get_partial_messageable(session.row.channel_id)
-                try:
-                    await channel.get_partial_message(session.row.table_message_id).edit(**kwargs)
-                except discord.HTTPException as error:
-                    log.info("game %s: could not close the table message: %s", row.id, error)
-            if session.game is not None:
-                await self.play.update_dms(session)
+            if not await self.sessions.end(session, "ended"):
+                await reply(interaction, "That game has already ended.")
+                return
+            who = safe_name(interaction.user.display_name)
+            await interaction.response.send_message(
+                f"Game #{row.id} was ended by {who}.",
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        if was_lobby or session.game is None:
+            closed = self.lobby(session, closed=f"Cancelled by {who}.")
+
+            async def close_lobby(s: Session) -> None:
+                if s.row.table_message_id:
+                    channel = self.bot.get_partial_messageable(s.row.channel_id)
+                    await channel.get_partial_message(s.row.table_message_id).edit(
+                        **components.message_kwargs(closed)
+                    )
+
+            self.bot.presenter.update(session, table=False, dms=False, jobs=[close_lobby])
+        else:
+            self.bot.presenter.update(session)
 
     @app_commands.command(name="games", description="The games open in this server.")
     @app_commands.guild_only()
+    @in_guild()
     async def games(self, interaction: discord.Interaction) -> None:
         rows = await self.bot.store.open_games_in_guild(interaction.guild_id or 0)
         if not rows:
-            await refuse(
-                interaction, "No games are open in this server. Start one with `/newgame`!"
-            )
+            await reply(interaction, "No games are open in this server. Start one with `/newgame`!")
             return
         lines = []
-        for row in rows:
+        for row in rows[:50]:
             seats = await self.bot.store.seats(row.id)
-            title = engine.GAMES[row.kind].title
+            title = GAMES[row.kind].title
             state = "waiting in the lobby" if row.status == "lobby" else "in progress"
             link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
             if row.table_message_id:
@@ -308,69 +481,44 @@ class Lobby(commands.Cog):
         embed = discord.Embed(title="Open games", description=clip("\n".join(lines), 4000))
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    @app_commands.command(name="rules", description="How to play one of the games.")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        cls = engine.GAMES[game.value]
-        path = RULES_DIR / f"{game.value}.md"
-        text = path.read_text(encoding="utf-8") if path.is_file() else cls.summary
-        chunks = split_text(text, 3900)
-        embeds = [
-            discord.Embed(title=cls.title if i == 0 else None, description=chunk, color=0x5865F2)
-            for i, chunk in enumerate(chunks)
-        ]
-        # A message holds 6000 characters of embeds: send the rest as follow-ups.
-        await interaction.response.send_message(embed=embeds[0], ephemeral=True)
-        for embed in embeds[1:]:
-            await interaction.followup.send(embed=embed, ephemeral=True)
-
     # -- housekeeping -----------------------------------------------------------------------------
-    @tasks.loop(minutes=1)
+    @tasks.loop(minutes=5)  # an indexed range query; a lobby closes within 5 min of its time
     async def expire_lobbies(self) -> None:
         cutoff = now() - self.bot.settings.lobby_timeout_minutes * 60
-        for row in await self.bot.store.stale_lobbies(cutoff):
-            await self.expire(row.id)
+        for game_id in await self.bot.store.stale_lobbies(cutoff):
+            await self.expire(game_id, cutoff)
 
-    async def expire(self, game_id: int) -> None:
+    async def expire(self, game_id: int, cutoff: float) -> None:
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
             if session is None or session.row.status != "lobby":
                 return
-            await self.sessions.set_status(session, "cancelled")
-            if session.row.table_message_id:
-                screen = self.lobby(
-                    session, closed="This lobby expired. Start a new one with /newgame."
+            await self.sessions.reload(session)
+            if session.row.updated_at >= cutoff or not await self.sessions.end(session, "expired"):
+                return
+        if session.row.table_message_id:
+            screen = self.lobby(
+                session, closed="This lobby expired. Start a new one with /newgame."
+            )
+            channel = self.bot.get_partial_messageable(session.row.channel_id)
+            try:
+                await channel.get_partial_message(session.row.table_message_id).edit(
+                    **components.message_kwargs(screen)
                 )
-                channel = self.bot.get_partial_messageable(session.row.channel_id)
-                try:
-                    await channel.get_partial_message(session.row.table_message_id).edit(
-                        **components.message_kwargs(screen)
-                    )
-                except discord.HTTPException as error:
-                    log.info("lobby %s: could not mark it expired: %s", game_id, error)
-
-    @expire_lobbies.before_loop
-    async def _wait_ready(self) -> None:
-        await self.bot.wait_until_ready()
+            except discord.HTTPException as error:
+                log.info("lobby %s: could not mark it expired: %s", game_id, error)
 
 
-def split_text(text: str, limit: int) -> list[str]:
-    """Split on paragraph boundaries into pieces of at most ``limit`` characters."""
-    chunks: list[str] = []
-    current = ""
-    for para in text.split("\n\n"):
-        while len(para) > limit:
-            chunks.append(para[:limit])
-            para = para[limit:]
-        candidate = f"{current}\n\n{para}" if current else para
-        if len(candidate) > limit:
-            chunks.append(current)
-            current = para
-        else:
-            current = candidate
-    if current:
-        chunks.append(current)
-    return chunks or ["(no rules page yet)"]
+def _param(name: str, annotation: Any) -> inspect.Parameter:
+    return inspect.Parameter(
+        name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=annotation, default=None
+    )
+
+
+async def _guild_check(interaction: discord.Interaction) -> bool:
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return True
 
 
 async def setup(bot: CardBot) -> None:

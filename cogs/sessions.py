@@ -1,31 +1,51 @@
-"""Live games: a lock per game, a cache in front of the store, apply-then-persist.
+"""Live games: a lock per game, a cache of committed state, apply-then-persist.
 
-No Discord here: ids and engine objects only.
+No Discord here: ids and engine objects only. Under a game's lock the click path loads the
+game, checks the click, applies it to a *copy* of the committed game, stores move + state in
+one transaction, and only then swaps the copy in. So whatever reads a session outside the lock
+(the presenter drawing the table) only ever sees committed moves.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+import json
+import random
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
-from cogs.clock import now
-from cogs.render.registry import renderer_for
-from db import GameRow, SeatRow, Store
+from cogs.hosting import Hosted, hosted
+from cogs.render.text import safe_name
+from cogs.timing import Timing, next_clocks, wake_at
+from db import GameRow, Result, SeatChange, SeatRow, Store
 from engine import Event, Game
 
 PUBLIC_LOG = 12  # public events kept for the table
 PRIVATE_LOG = 6  # private notes kept per player
+STRIKES_TO_BOT = 3  # turns timed out in a row before a bot takes the seat
+
+
+@dataclass(slots=True)
+class Shown:
+    """What Discord shows now (memory only: after a restart everything is redrawn once)."""
+
+    table: Any = None  # the state drawn on the table message (presenter.table_key)
+    table_busy: bool = False  # a table edit is in flight
+    table_stale: bool = False  # something changed the table while an edit was in flight
+    dms: dict[int, Any] = field(default_factory=dict)  # user id -> key of what the DM shows
 
 
 @dataclass(slots=True)
 class Session:
     row: GameRow
     seats: list[SeatRow]
-    game: Game | None = None
-    # What each player's DM last showed, so a move only edits the DMs that changed.
-    dm_shown: dict[int, Any] = field(default_factory=dict)
+    game: Game | None = None  # the committed game (None in the lobby)
+    shown: Shown = field(default_factory=Shown)
+    _views: dict[str | None, dict[str, Any]] = field(default_factory=dict)
+    _views_at: int = -1
 
     @property
     def id(self) -> int:
@@ -36,11 +56,32 @@ class Session:
         return self.row.version
 
     @property
+    def hosted(self) -> Hosted:
+        return hosted(self.row.kind)
+
+    @property
     def names(self) -> dict[str, str]:
-        return {str(s.user_id): s.name or f"Player {s.seat + 1}" for s in self.seats}
+        """Engine player id -> the name shown: escaped, bots marked 🤖."""
+        out = {}
+        for s in self.seats:
+            name = safe_name(s.name) if s.name else f"Player {s.seat + 1}"
+            if s.human and s.is_bot:
+                name += " 🤖"  # a bot plays this member's seat while they are away
+            out[str(s.user_id)] = name
+        return out
 
     def seat(self, user_id: int) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def humans(self) -> list[str]:
+        """Players whose seat a member plays now."""
+        return [str(s.user_id) for s in self.seats if not s.is_bot]
+
+    @property
+    def bots(self) -> list[str]:
+        """Players whose seat a bot plays now (bot seats and members away)."""
+        return [str(s.user_id) for s in self.seats if s.is_bot]
 
     @property
     def public_log(self) -> list[str]:
@@ -49,26 +90,49 @@ class Session:
     def notes(self, user_id: int) -> list[str]:
         return list(self.row.log.get("private", {}).get(str(user_id), []))
 
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        """``game.view(player)``, computed once per version (the table and DMs share it)."""
+        assert self.game is not None
+        if self._views_at != self.version:
+            self._views = {}
+            self._views_at = self.version
+        cached = self._views.get(player)
+        if cached is None:
+            cached = self._views[player] = self.game.view(player)
+        return cached
 
-def next_deadline(session: Session, log: dict[str, Any]) -> float | None:
-    """The deadline for the phase the game is in now (kept while the same phase runs).
+    def unchanged_since(self, player: str, version: int) -> bool:
+        """Nothing bearing on ``player``'s choice (their hand, the moves open to them) changed
+        since ``version``: a click from then still means what it meant (simultaneous phases)."""
+        seen = self.row.log.get("seen", {}).get(player)
+        return seen is not None and seen[1] <= version
 
-    Updates ``log["timer"]``, the key of the timed phase, stored with the state.
-    """
-    game = session.game
-    assert game is not None
-    spec = None if game.finished else renderer_for(session.row.kind).timer(game.view(None))
-    if spec is None:
-        log.pop("timer", None)
-        return None
-    key, seconds = spec
-    if log.get("timer") == key and session.row.deadline is not None:
-        return session.row.deadline
-    log["timer"] = key
-    return now() + seconds
+    def bot_rng(self, player: str) -> random.Random:
+        """A bot's randomness, fixed by the game, the version and the seat: a bot restarted
+        mid-turn makes the same choice."""
+        return random.Random(f"{self.row.seed}:{self.version}:{player}")
 
 
-def merge_log(log: dict[str, Any], events: list[Event]) -> dict[str, Any]:
+def fingerprint(game: Game, player: str) -> int:
+    actions = [(a.id, a.label) for a in game.legal_actions(player)]
+    hand = game.view(player).get("hand", [])
+    return zlib.crc32(json.dumps([actions, hand], separators=(",", ":")).encode())
+
+
+def track_seen(log: dict[str, Any], game: Game, version: int) -> dict[str, Any]:
+    """Since which version each actor's choice has looked the same (see ``unchanged_since``)."""
+    before = log.get("seen", {})
+    seen = {}
+    for p in game.actors():
+        if not game.legal_actions(p):
+            continue
+        fp = fingerprint(game, p)
+        old = before.get(p)
+        seen[p] = old if old is not None and old[0] == fp else [fp, version]
+    return seen
+
+
+def merge_log(log: dict[str, Any], events: Iterable[Event]) -> dict[str, Any]:
     """The log after ``events``: public lines for the table, private notes per player."""
     public = list(log.get("public", []))
     private = {k: list(v) for k, v in log.get("private", {}).items()}
@@ -83,9 +147,17 @@ def merge_log(log: dict[str, Any], events: list[Event]) -> dict[str, Any]:
     return merged
 
 
+@dataclass(slots=True)
+class Applied:
+    events: list[Event]
+    version: int
+    seat_changes: list[SeatChange]
+
+
 class Sessions:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, timing: Timing | None = None) -> None:
         self.store = store
+        self.timing = timing or Timing()
         self._cache: dict[int, Session] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -94,6 +166,9 @@ class Sessions:
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
+
+    def cached(self, game_id: int) -> Session | None:
+        return self._cache.get(game_id)
 
     async def get(self, game_id: int) -> Session | None:
         """The game, from memory or (first click after a restart) from the database."""
@@ -106,46 +181,88 @@ class Sessions:
         session = Session(row=row, seats=await self.store.seats(game_id))
         if row.state is not None:
             session.game = engine.load(row.state)
-        if row.status in ("lobby", "active"):
+        if row.is_open:
             self._cache[game_id] = session
         return session
 
     def forget(self, game_id: int) -> None:
         """Drop the cached copy (after a failed write, or once a game is over)."""
         self._cache.pop(game_id, None)
+        lock = self._locks.get(game_id)
+        if lock is not None and not lock.locked():
+            self._locks.pop(game_id, None)
 
-    async def reload_row(self, session: Session) -> None:
+    async def reload(self, session: Session) -> None:
         row = await self.store.get_game(session.id)
         if row is not None:
             session.row = row
+            session.game = engine.load(row.state) if row.state is not None else None
         session.seats = await self.store.seats(session.id)
 
-    async def start(self, session: Session) -> list[Event]:
+    def clocks_for(
+        self, session: Session, game: Game, now: float, mover: str | None = None
+    ) -> tuple[dict[str, Any], float | None]:
+        seats = session.seats
+        return next_clocks(
+            session.row.clocks,
+            game,
+            session.hosted,
+            [str(s.user_id) for s in seats if not s.is_bot],
+            [str(s.user_id) for s in seats if s.is_bot],
+            session.row.settings.get("turn_timer"),
+            now,
+            self.timing,
+            mover,
+        )
+
+    async def start(self, session: Session, now: float) -> bool:
         """Deal: lobby -> active. The seed chosen at /newgame makes the deal reproducible."""
         players = [str(s.user_id) for s in session.seats]
         game = engine.new_game(session.row.kind, players, session.row.seed, session.row.options)
         log = merge_log({}, [Event(f"The game begins with {len(players)} players.")])
-        session.game = game
-        deadline = next_deadline(session, log)
-        await self.store.start_game(session.id, game.to_dict(), log, deadline)
-        await self.reload_row(session)
-        return []
+        log["seen"] = track_seen(log, game, 0)
+        clocks, wake = self.clocks_for(session, game, now)
+        if not await self.store.start_game(session.id, game.to_dict(), log, clocks, wake):
+            return False
+        await self.reload(session)
+        return True
 
-    async def apply(self, session: Session, user_id: int, action_id: str) -> list[Event]:
+    async def apply(
+        self,
+        session: Session,
+        user_id: int,
+        action_id: str,
+        now: float,
+        *,
+        timed_out: bool = False,
+        extra: Iterable[Event] = (),
+    ) -> Applied:
         """Apply one action and store it (move log + state, one transaction).
 
-        Raises engine.IllegalAction (nothing changed) or db.StaleVersion. If the write fails
-        the cached game is dropped, so memory never runs ahead of the database.
+        Raises engine.IllegalAction (nothing changed) or db.StaleVersion (the cache is dropped,
+        so memory never runs ahead of the database). ``timed_out``: the seat's bot played for
+        a member whose time ran out (a strike; the third in a row hands the seat to a bot).
         """
-        game = session.game
-        assert game is not None
-        events = game.apply(str(user_id), action_id)
+        assert session.game is not None
+        player = str(user_id)
+        game = session.game.copy()
+        events = game.apply(player, action_id)
+        changes = self._seat_changes(session, user_id, timed_out)
+        events = [*extra, *events]
+        for change in changes:
+            if change.away == "timeout":
+                events.append(Event(f"{player} ran out of time three times: a bot plays for them."))
         log = merge_log(session.row.log, events)
+        version = session.version + 1
+        log["seen"] = track_seen(log, game, version)
         status = "finished" if game.finished else "active"
-        deadline = next_deadline(session, log)
+        seats = [_changed(s, changes) for s in session.seats]
+        probe = Session(row=session.row, seats=seats)
+        clocks, wake = self.clocks_for(probe, game, now, mover=player)
         result = None
         if game.finished:
-            result = ([s.user_id for s in session.seats], [int(w) for w in game.winners])
+            members = [s.user_id for s in seats if s.human]
+            result = Result(members, [int(w) for w in game.winners if int(w) in members])
         try:
             version = await self.store.record_move(
                 session.id,
@@ -154,23 +271,72 @@ class Sessions:
                 action_id,
                 game.to_dict(),
                 log,
-                status,
-                deadline,
-                result,
+                status=status,
+                clocks=clocks,
+                wake_at=wake,
+                result=result,
+                seat_changes=changes,
             )
         except BaseException:
             self.forget(session.id)
             raise
-        session.row.version = version
-        session.row.log = log
-        session.row.status = status
-        session.row.deadline = deadline
+        session.game = game
+        session.seats = seats
+        row = session.row
+        row.version, row.log, row.status, row.clocks, row.wake_at = (
+            version,
+            log,
+            status,
+            clocks,
+            wake,
+        )
         if game.finished:
             self.forget(session.id)
-        return events
+        return Applied(events, version, changes)
 
-    async def set_status(self, session: Session, status: str) -> None:
-        await self.store.set_status(session.id, status)
-        session.row.status = status
-        if status not in ("lobby", "active"):
-            self.forget(session.id)
+    def _seat_changes(self, session: Session, user_id: int, timed_out: bool) -> list[SeatChange]:
+        seat = session.seat(user_id)
+        if seat is None or not seat.human:
+            return []
+        if timed_out:
+            strikes = seat.strikes + 1
+            if strikes >= STRIKES_TO_BOT:
+                level = session.row.settings.get("level", "normal")
+                return [SeatChange(user_id, True, level, "timeout", strikes)]
+            return [SeatChange(user_id, seat.is_bot, seat.level, seat.away, strikes)]
+        if seat.strikes and not seat.is_bot:
+            return [SeatChange(user_id, False, None, None, 0)]  # they are here: no more strikes
+        return []
+
+    async def set_clocks(self, session: Session, clocks: dict[str, Any]) -> bool:
+        wake = wake_at(clocks)
+        if not await self.store.set_clocks(session.id, session.version, clocks, wake):
+            return False
+        session.row.clocks, session.row.wake_at = clocks, wake
+        return True
+
+    async def change_seat(self, session: Session, change: SeatChange, now: float) -> None:
+        """A member leaves, is kicked or comes back: the seat's control changes, and with it
+        who the clocks wait for."""
+        await self.store.set_seat(session.id, change)
+        session.seats = [_changed(s, [change]) for s in session.seats]
+        if session.game is not None and session.row.status == "active":
+            clocks, _ = self.clocks_for(session, session.game, now)
+            await self.set_clocks(session, clocks)
+
+    async def end(self, session: Session, reason: str) -> bool:
+        """Stop an open game without a result (ended, abandoned, expired)."""
+        if not await self.store.end_game(session.id, reason):
+            return False
+        session.row.status = "cancelled"
+        session.row.ended_reason = reason
+        session.row.clocks, session.row.wake_at = {}, None
+        self.forget(session.id)
+        return True
+
+
+def _changed(seat: SeatRow, changes: Iterable[SeatChange]) -> SeatRow:
+    for c in changes:
+        if c.user_id == seat.user_id:
+            return replace(seat, is_bot=c.is_bot, level=c.level, away=c.away, strikes=c.strikes)
+    return seat

@@ -100,6 +100,22 @@ class HaymakerRenderer(Renderer):
             )
         return "\n".join(lines)
 
+    def how_won(self, view: dict[str, Any], names: Mapping[str, str], reason: str) -> str:
+        winners = view.get("winners", [])
+        piles = view.get("discards", {})
+        if not winners:
+            return "on a decision: both discard piles are the same size"
+        loser = next(p for p in view["players"] if p != winners[0])
+        lost = names.get(loser, loser)
+        return {
+            "knockout": f"by knockout: {lost} could not pay for the hit",
+            "technical knockout": f"by technical knockout: {lost} had no cards and no pass",
+            "decision": (
+                f"on a decision, {piles.get(winners[0], 0)} discarded cards to "
+                f"{piles.get(loser, 0)}"
+            ),
+        }.get(reason, "")
+
     def result_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
         result = view.get("result")
         winners = view.get("winners", [])

@@ -89,6 +89,12 @@ class IHaveItRenderer(Renderer):
             lines.append(f"{marker} **{names.get(p, p)}** — {detail}")
         return "\n".join(lines)
 
+    def how_won(self, view: dict[str, Any], names: Mapping[str, str], reason: str) -> str:
+        if reason == "last with cards":
+            return "as the last player with cards"
+        goal = view.get("goal")
+        return f"by collecting {goal}" if goal else "by collecting four of a rank or seven of a suit"
+
     def result_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
         winners = view.get("winners", [])
         if not winners:

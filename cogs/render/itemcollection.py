@@ -23,6 +23,23 @@ NEGOTIATION_SECONDS = 120  # long enough to talk it over, short enough not to st
 MODES = {"high": "⬆️ High", "low": "⬇️ Low"}
 
 
+def negotiation_clock(view: dict[str, Any]) -> tuple[str, int] | None:
+    """Negotiation ends when everyone is ready or its own clock runs out (not a turn timer:
+    talking it over is nobody's fault, so nobody gets a strike)."""
+    if view.get("finished") or view.get("phase") != "negotiation":
+        return None
+    # One clock per round's negotiation: Ready presses keep it, the next round restarts it.
+    return f"negotiation:{view['round']}", NEGOTIATION_SECONDS
+
+
+def negotiation_over(game: Any) -> list[tuple[str, str]]:
+    """When the negotiation clock runs out, everyone not ready is made ready."""
+    view = game.view(None)
+    if view.get("finished") or view.get("phase") != "negotiation":
+        return []
+    return [(p, "ready") for p in view["actors"] if p not in view["ready"]]
+
+
 def rank_name(rank: str | None) -> str:
     return "no claim" if rank is None else RANK_NAMES.get(rank, rank)
 
@@ -62,19 +79,6 @@ class ItemCollectionRenderer(Renderer):
 
     def play_button(self) -> str:
         return "My move"
-
-    # -- the clock: negotiation ends when everyone is ready or time runs out ------------
-    def timer(self, view: dict[str, Any]) -> tuple[str, int] | None:
-        if view.get("finished") or view.get("phase") != "negotiation":
-            return None
-        # One clock per round's negotiation: Ready presses keep it, the next round restarts it.
-        return f"negotiation:{view['round']}", NEGOTIATION_SECONDS
-
-    def timeout_actions(self, game: Any) -> list[tuple[str, str]]:
-        view = game.view(None)
-        if view.get("finished") or view.get("phase") != "negotiation":
-            return []
-        return [(p, "ready") for p in view["actors"] if p not in view["ready"]]
 
     # -- the public table --------------------------------------------------------------
     def _who(self, view: dict[str, Any], player: str, names: Mapping[str, str]) -> str:
@@ -156,6 +160,9 @@ class ItemCollectionRenderer(Renderer):
                 f" · hand {view['hand_sizes'][p]} · deck {view['deck_sizes'][p]}"
             )
         return clip("\n".join(lines), 1024)
+
+    def how_won(self, view: dict[str, Any], names: Mapping[str, str], reason: str) -> str:
+        return f"by scoring {WIN_SCORE} cards"
 
     def result_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
         winners = view.get("winners", [])

@@ -40,17 +40,12 @@ class Renderer:
         """Actions shown as buttons on the public table (only ones that reveal nothing)."""
         return False
 
+    def is_table_only(self, action_id: str) -> bool:
+        """Actions offered on the table but never in a hand (they concern other players)."""
+        return False
+
     def play_button(self) -> str:
         return "Play"
-
-    # -- clocks (rules-neutral policy: a timeout is an ordinary legal action) -----------------
-    def timer(self, view: dict[str, Any]) -> tuple[str, int] | None:
-        """A phase that runs on a clock: (a key naming this phase instance, seconds)."""
-        return None
-
-    def timeout_actions(self, game: Any) -> list[tuple[str, str]]:
-        """What happens when the clock runs out: (player, action id) pairs, in order."""
-        return []
 
     # -- the public table --------------------------------------------------------------
     def table_embed(
@@ -77,6 +72,10 @@ class Renderer:
 
     def table_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
         return []
+
+    def how_won(self, view: dict[str, Any], names: Mapping[str, str], reason: str) -> str:
+        """How the game was won, without naming the winner again ("by knockout: ...")."""
+        return "" if reason in ("finished", "draw") else reason
 
     def players_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
         actors = set(view.get("actors", []))

@@ -22,8 +22,15 @@ def lobby_screen(
     max_players: int,
     options: Mapping[str, Any],
     closed: str | None = None,
+    settings: Mapping[str, str] | None = None,
+    bots: int = 0,
+    notice: str | None = None,
 ) -> Screen:
-    """The lobby: who has joined, the options, Join / Leave / Start / Cancel."""
+    """The lobby: who has joined, what differs from the defaults, and its buttons.
+
+    ``options``: only the options that differ from their defaults; ``settings``: how the game
+    is hosted (turn timer, bot level), already as text.
+    """
     seated = "\n".join(f"{i + 1}. {name}" for i, name in enumerate(players)) or "*(nobody)*"
     need = (
         f"{min_players} players"
@@ -33,25 +40,37 @@ def lobby_screen(
     embed = Embed(
         title=f"New game: {title}",
         description=f"Hosted by **{host}** · {need}",
-        fields=[(f"Players ({len(players)}/{max_players})", seated, False)],
+        fields=[(f"Players ({len(players)}/{max_players})", clip(seated, 1024), False)],
     )
+    if settings:
+        text = " · ".join(f"{name}: **{value}**" for name, value in settings.items())
+        embed.fields.append(("Table", clip(text, 1024), False))
     if options:
-        text = "\n".join(f"{name}: **{_option_text(value)}**" for name, value in options.items())
+        text = "\n".join(
+            f"{name}: **{clip(_option_text(value), 100)}**" for name, value in options.items()
+        )
         embed.fields.append(("Options", clip(text, 1024), False))
     if closed:
         embed.footer = closed
         return Screen(embed=embed)
-    embed.footer = "The host starts the game when everyone is in."
+    embed.footer = "Join, then the host starts the game. The host can fill seats with bots."
+    full = len(players) >= max_players
     start_ok = len(players) >= min_players
     return Screen(
+        content=notice,
         embed=embed,
         rows=[
             [
-                Button("Join", ids.lobby(game_id, "join"), "success"),
+                Button("Join", ids.lobby(game_id, "join"), "success", disabled=full),
                 Button("Leave", ids.lobby(game_id, "leave")),
                 Button("Start", ids.lobby(game_id, "start"), "primary", disabled=not start_ok),
                 Button("Cancel", ids.lobby(game_id, "cancel"), "danger"),
-            ]
+            ],
+            [
+                Button("Add bot", ids.lobby(game_id, "addbot"), emoji="🤖", disabled=full),
+                Button("Remove bot", ids.lobby(game_id, "rmbot"), disabled=bots == 0),
+                Button("Bot level", ids.lobby(game_id, "level"), emoji="🎚️"),
+            ],
         ],
     )
 
@@ -71,8 +90,14 @@ def table_screen(
     log: list[str],
     status: str = "active",
     deadline: float | None = None,
+    waiting: list[str] | None = None,
+    away: bool = False,
 ) -> Screen:
-    """The public table. Only public information: built from ``game.view(None)``."""
+    """The public table. Only public information: built from ``game.view(None)``.
+
+    ``waiting``: whom the game waits for, ready to show (members as mentions, bots by name);
+    ``away``: some member's seat is played by a bot, so the table offers "I'm back".
+    """
     view = game.view(None)
     embed = renderer.table_embed(view, names, log, game_id)
     if deadline is not None and not game.finished and status == "active":
@@ -84,12 +109,11 @@ def table_screen(
     if game.finished:
         return Screen(embed=embed)
     content = None
-    actors = view.get("actors", [])
-    if actors and len(actors) <= 3:
-        content = "Waiting for " + ", ".join(f"<@{p}>" for p in actors)
+    if waiting:
+        content = "Waiting for " + ", ".join(waiting)
     # Public buttons: the union of the actors' table actions (ones that reveal nothing).
     seen: dict[str, Action] = {}
-    for player in actors:
+    for player in view.get("actors", []):
         for action in game.legal_actions(player):
             if renderer.is_table_action(action.id) and action.id not in seen:
                 seen[action.id] = action
@@ -102,12 +126,13 @@ def table_screen(
         for a in seen.values()
     ][:20]
     rows: list[Row] = button_rows(buttons, max_rows=4)
-    rows.append(
-        [
-            Button(renderer.play_button(), ids.act(game_id, version, ids.ROOT), "primary"),
-            Button("My hand", ids.hand(game_id), "secondary", emoji="🂠"),
-        ]
-    )
+    last = [
+        Button(renderer.play_button(), ids.act(game_id, version, ids.ROOT), "primary"),
+        Button("My hand", ids.hand(game_id), "secondary", emoji="🂠"),
+    ]
+    if away:
+        last.append(Button("I'm back", ids.back(game_id), "success", emoji="🙋"))
+    rows.append(last)
     return Screen(content=content, embed=embed, rows=rows)
 
 
@@ -122,33 +147,48 @@ def hand_screen(
     where: str,
     prefix: str = ids.ROOT,
     notice: str | None = None,
-    playable: bool = True,
+    status: str = "active",
+    away: bool = False,
+    leave: bool = False,
 ) -> Screen:
     """A player's hand with the moves they can make now (ephemeral reply or DM).
 
-    ``playable`` is False once the game was ended early: the hand shows, the buttons go.
+    Once the game is over the hand shows and the buttons go. ``away``: a bot plays this seat
+    for now, so instead of moves the player is offered "I'm back". ``leave``: offer "Leave
+    game" (on the DM and "My hand", not in the move picker).
     """
     view = game.view(player)
     embed = renderer.hand_embed(view, names, notes, where)
-    actions = [] if game.finished or not playable else game.legal_actions(player)
+    playing = status == "active" and not game.finished
+    actions = game.legal_actions(player) if playing and not away else []
+    # Moves only ever made on the table (catching someone) stay off the hand.
+    actions = [a for a in actions if not renderer.is_table_only(a.id)]
     rows: list[Row] = []
+    bottom: list[Button] = []
+    if prefix != ids.ROOT and actions:
+        bottom.append(Button("Back", ids.act(game_id, version, ids.ROOT)))
+    if away and playing:
+        bottom.append(Button("I'm back", ids.back(game_id), "success", emoji="🙋"))
     if actions:
-        if prefix != ids.ROOT:
-            exact = next((a for a in actions if a.id == prefix and a.pick is not None), None)
-            if exact is not None:
-                rows = picker.pick_rows(game_id, version, exact, renderer, names)
-                rows.append([Button("Back", ids.act(game_id, version, ids.ROOT))])
-                return Screen(content=notice, embed=embed, rows=rows)
-        choices = picker.options(actions, prefix, renderer, names)
-        extra = []
-        if prefix != ids.ROOT:
-            extra.append(Button("Back", ids.act(game_id, version, ids.ROOT)))
-        rows = picker.rows(game_id, version, choices, extra)
-        embed.description += "\n\n**Your move:** choose below."
-    elif not playable:
+        exact = next((a for a in actions if a.id == prefix and a.pick is not None), None)
+        if prefix != ids.ROOT and exact is not None:
+            rows = picker.pick_rows(game_id, version, exact, renderer, names)
+        else:
+            choices = picker.options(actions, prefix, renderer, names)
+            rows = picker.rows(game_id, version, choices)
+            embed.description += "\n\n**Your move:** choose below."
+    elif status == "cancelled":
         embed.description += "\n\n*This game was ended early.*"
-    elif not game.finished:
+    elif not playing:
+        embed.description += "\n\n*The game is over.*"
+    elif away:
+        embed.description += "\n\n*A bot is playing your seat. Press **I'm back** to play again.*"
+    else:
         embed.description += "\n\n*Nothing for you to do right now.*"
+    if leave and playing and not away and prefix == ids.ROOT and len(rows) < 4:
+        bottom.append(Button("Leave game", ids.leave(game_id, "ask"), "danger"))
+    if bottom:
+        rows.append(bottom)
     return Screen(content=notice, embed=embed, rows=rows)
 
 

@@ -50,6 +50,7 @@ class Embed:
     color: int = 0x5865F2
     fields: list[tuple[str, str, bool]] = field(default_factory=list)
     footer: str | None = None
+    thumbnail: str | None = None  # an image address (a card face), never an upload
 
 
 @dataclass(slots=True)
@@ -57,6 +58,7 @@ class Screen:
     content: str | None = None
     embed: Embed | None = None
     rows: list[Row] = field(default_factory=list)
+    ping: list[int] = field(default_factory=list)  # the only users this message may notify
 
     def text(self) -> str:
         """Every human-visible string, for tests that scan for leaks."""

@@ -36,3 +36,20 @@ def standard_card(code: str) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+_MARKDOWN = re.compile(r"([\\*_~|`>\[\]()#])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+MAX_NAME = 32  # Discord display names are at most 32 characters
+
+
+def safe_name(raw: str) -> str:
+    """A display name made inert: shown as typed, never a mention, link or formatting.
+
+    Markdown characters are escaped, every ``@`` gets a zero-width space after it (so
+    ``@everyone`` or ``<@id>`` in a name pings nobody) and control characters go.
+    """
+    name = _CONTROL.sub("", raw).strip()[:MAX_NAME] or "?"
+    name = _MARKDOWN.sub(r"\\\1", name)
+    # A zero-width space after "@", "<" and "://": no mention, no ping, no bare link.
+    return name.replace("@", "@\u200b").replace("<", "<\u200b").replace("://", ":\u200b//")

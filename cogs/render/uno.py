@@ -93,6 +93,10 @@ class UnoRenderer(Renderer):
         verb = action_id.split(":", 1)[0]
         return verb in ("draw", "uno", "catch", "challenge", "accept", "color")
 
+    def is_table_only(self, action_id: str) -> bool:
+        # Catching is about someone else's hand: the table's Catch button is where it lives.
+        return action_id.startswith("catch:")
+
     def play_button(self) -> str:
         return "Play a card"
 
@@ -123,6 +127,12 @@ class UnoRenderer(Renderer):
             lines.append(f"Face up ({names.get(player, player)}): {shown}")
         return lines
 
+    def how_won(self, view: dict[str, Any], names: Mapping[str, str], reason: str) -> str:
+        target = view.get("target")
+        if reason == "lowest score":
+            return f"with the lowest total when someone reached {target} points"
+        return f"by going out and reaching {target} points"
+
     def players_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
         current = view.get("current")
         sizes = view.get("hand_sizes", {})
@@ -137,3 +147,13 @@ class UnoRenderer(Renderer):
                 f" · {scores.get(p, 0)} pts{bell}"
             )
         return "\n".join(lines)
+
+
+def uno_awaited(game: Any) -> list[str]:
+    """Whose turn it is: the current player (or those discarding), not the players who may
+    only call UNO, catch or jump in, which are never required."""
+    view = game.view(None)
+    if view.get("finished"):
+        return []
+    discarding = list(view.get("discarding") or {})
+    return discarding or [view["current"]]

@@ -135,6 +135,11 @@ class WarOfSuitsRenderer(Renderer):
             )
         return "\n".join(lines)
 
+    def how_won(self, view: dict[str, Any], names: Mapping[str, str], reason: str) -> str:
+        if reason == "draw":
+            return "with equal points in both victory piles"
+        return "with the most points in its victory pile"
+
     def result_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
         winners = view.get("winners", [])
         if winners:

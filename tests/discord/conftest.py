@@ -25,7 +25,8 @@ async def make_bot(db_path: Path):
     made: list[CardBot] = []
 
     def make() -> CardBot:
-        bot = create_bot(Settings(token="test-token", database_path=str(db_path)))
+        # Bots move without a pause in tests; the rest keeps its production defaults.
+        bot = create_bot(Settings(token="test-token", database_path=str(db_path), bot_pause=0))
         made.append(bot)
         return bot
 

@@ -91,7 +91,9 @@ class Table:
         members = [
             guild.add_member(env.create_user(f"{n}-{channel_name}")) for n in names[:players]
         ]
-        result = await members[0].slash(channel, "newgame", game=kind, **options)
+        # No turn timer unless a test asks for one: most tests let virtual time pass freely.
+        options.setdefault("turn_timer", 0)
+        result = await members[0].slash(channel, f"newgame {kind}", **options)
         assert result.response is not None and not result.ephemeral, result
         lobby = channel.last_message
         for member in members[1:]:

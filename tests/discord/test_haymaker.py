@@ -18,7 +18,7 @@ import pytest
 
 import engine
 from cogs import ids
-from cogs.render.registry import renderer_for
+from cogs.hosting import renderer_for
 from engine.cards import label, labels, suit, value
 from tests.discord.driver import Table, controls, message_text, target_of
 
@@ -296,9 +296,12 @@ async def set_position(
         attacked_last=None,
     )
     session.game = engine.load(data)
-    play = table.bot.get_cog("Play")
-    await play.refresh_table(session)
-    await play.update_dms(session)
+    # Redraw everything from the position set up (nothing of it was shown yet).
+    session.shown.table = None
+    session.shown.dms.clear()
+    presenter = table.bot.presenter
+    await presenter.refresh_table(session)
+    await presenter.update_dms(session)
 
 
 @pytest.mark.parametrize("ending", list(ENDINGS))
@@ -322,11 +325,15 @@ async def test_endings_are_announced_with_the_scores(simcord_env, monkeypatch, e
     )
     assert controls(table.table_message()) == []
     last = table.channel.last_message.content
-    assert f"Final scores: {names[ann]} {final[ann]}, {names[bea]} {final[bea]}" in last
     if game.winners:
-        assert f"<@{game.winners[0]}> wins" in last
+        winner = game.winners[0]
+        loser = ann if winner == bea else bea
+        assert last.count(f"<@{winner}>") == 1 and f"<@{winner}> wins game #" in last
+        expected = f"1. {names[winner]} {final[winner]} · 2. {names[loser]} {final[loser]}"
     else:
         assert "ends in a draw" in last
+        expected = f"1. {names[ann]} {final[ann]} · 1. {names[bea]} {final[bea]}"
+    assert f"Final scores: {expected}" in last
 
 
 async def test_restart_with_a_haymaker_on_the_table(simcord_env, monkeypatch, make_bot) -> None:
@@ -411,8 +418,8 @@ async def test_full_game_to_the_end_with_secrets_kept(simcord_env, monkeypatch) 
     ) in text
     assert controls(table.table_message()) == []
     last = table.channel.last_message.content
-    assert f"<@{winner}> wins" in last
-    scores = ", ".join(f"{names[p]} {game.scores[p]}" for p in game.players)
+    assert f"<@{winner}> wins game #{table.game_id} (Haymaker) on a decision" in last
+    scores = f"1. {names[winner]} {game.scores[winner]} · 2. {names[loser]} {game.scores[loser]}"
     assert f"Final scores: {scores}" in last
     assert game.scores == game.view()["discards"]
     for player in game.players:

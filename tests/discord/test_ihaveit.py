@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from cogs import ids
+from cogs.hosting import renderer_for
 from cogs.render.ihaveit import rank_name
-from cogs.render.registry import renderer_for
 from engine.cards import label, labels, value
 from tests.discord.driver import Table, controls, message_text, target_of
 

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from cogs import ids
+from cogs.hosting import renderer_for
 from cogs.render.itemcollection import NEGOTIATION_SECONDS
-from cogs.render.registry import renderer_for
+from cogs.timing import deadline_shown
 from engine.cards import RANK_NAMES, label, rank, value
 from engine.games.itemcollection import classify
 from tests.discord.driver import Table, controls, message_text, target_of
@@ -133,7 +134,7 @@ async def test_negotiation_high_low_and_ready_on_the_table(simcord_env, monkeypa
     assert "Everyone is ready (Low this round)" in text
     assert "1. ♣ **ann-games** — ⏳ to claim" in text
     assert not COUNTDOWN.search(text)
-    assert (await table.session()).row.deadline is None
+    assert deadline_shown((await table.session()).row.clocks) is None
 
 
 async def test_restart_mid_negotiation_the_clock_still_ends_it(
@@ -141,7 +142,7 @@ async def test_restart_mid_negotiation_the_clock_still_ends_it(
 ) -> None:
     table = await start(simcord_env, monkeypatch, ROUND_SEED)
     ann, bea, cy, dee = await seats(table)
-    deadline = (await table.session()).row.deadline
+    deadline = deadline_shown((await table.session()).row.clocks)
     assert deadline is not None
     found = COUNTDOWN.search(table_text(table))
     assert found and int(found.group(1)) == int(deadline)
@@ -151,7 +152,7 @@ async def test_restart_mid_negotiation_the_clock_still_ends_it(
 
     await simcord_env.restart_bot(make_bot())
     session = await table.session()
-    assert session.row.deadline == deadline, "the deadline is stored with the game"
+    assert deadline_shown(session.row.clocks) == deadline, "the deadline is stored with the game"
     assert (await table.game()).view()["ready"] == [bea, cy]
 
     # Not yet: a second before the deadline the table still negotiates.
@@ -301,10 +302,15 @@ async def test_full_game_to_the_winners(simcord_env, monkeypatch) -> None:
     assert scores == game.scores
     last = table.channel.last_message
     assert all(f"<@{w}>" in last.content for w in game.winners)
-    names = ["ann-games", "bea-games", "cy-games", "dee-games"]
-    final = ", ".join(f"{n} {scores[p]}" for n, p in zip(names, players, strict=True))
+    names = dict(zip(players, ["ann-games", "bea-games", "cy-games", "dee-games"], strict=True))
+    # Ranked: most scored cards first, equal scores sharing a place.
+    ranked = sorted(players, key=lambda p: -scores[p])
+    places = [1 + sum(scores[q] > scores[p] for q in players) for p in ranked]
+    final = " · ".join(
+        f"{place}. {names[p]} {scores[p]}" for place, p in zip(places, ranked, strict=True)
+    )
     assert f"Final scores: {final}" in last.content
     text = table_text(table)
     assert "Result" in text and "🏆" in text
     assert table.table_message().components == []
-    assert (await table.session()).row.deadline is None
+    assert deadline_shown((await table.session()).row.clocks) is None

@@ -38,7 +38,7 @@ async def test_lobby_join_leave_start_rules(simcord_env) -> None:
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("uno")
     ann, bea, cy = (guild.add_member(simcord_env.create_user(n)) for n in ("ann", "bea", "cy"))
-    await ann.slash(channel, "newgame", game="uno", target=200, jump_in=True)
+    await ann.slash(channel, "newgame uno", target=200, jump_in=True)
     lobby = channel.last_message
     text = message_text(lobby)
     assert "ann" in text and "target: **200**" in text and "jump_in: **on**" in text
@@ -65,7 +65,7 @@ async def test_lobby_join_leave_start_rules(simcord_env) -> None:
     assert not result.ephemeral and "bea" not in message_text(lobby)
 
     # One game per channel.
-    busy = await cy.slash(channel, "newgame", game="haymaker")
+    busy = await cy.slash(channel, "newgame haymaker")
     assert busy.ephemeral and "already has a game" in busy.response.content
 
     cancelled = await ann.click(lobby, label="Cancel")
@@ -73,7 +73,7 @@ async def test_lobby_join_leave_start_rules(simcord_env) -> None:
     late = await bea.click(lobby, label="Join") if controls(channel.last_message) else None
     assert late is None  # no buttons left on a closed lobby
     # The channel is free again.
-    fresh = await cy.slash(channel, "newgame", game="haymaker")
+    fresh = await cy.slash(channel, "newgame haymaker")
     assert not fresh.ephemeral
 
 
@@ -81,20 +81,24 @@ async def test_lobby_is_full_at_max_players(simcord_env) -> None:
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("duel")
     ann, bea, cy = (guild.add_member(simcord_env.create_user(n)) for n in ("ann", "bea", "cy"))
-    await ann.slash(channel, "newgame", game="haymaker")
+    await ann.slash(channel, "newgame haymaker")
     await bea.click(channel.last_message, label="Join")
-    full = await cy.click(channel.last_message, label="Join")
-    assert full.ephemeral and "full" in full.response.content
+    lobby = channel.last_message
+    join = next(c for c in controls(lobby) if c.label == "Join")
+    add_bot = next(c for c in controls(lobby) if c.label == "Add bot")
+    assert join.disabled and add_bot.disabled  # full: nobody can press them
+    assert cy.id not in [s.user_id for s in await simcord_env.bot.store.seats(1)]
 
 
 async def test_bad_options_get_a_clear_error(simcord_env) -> None:
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("uno")
     ann = guild.add_member(simcord_env.create_user("ann"))
-    bad = await ann.slash(channel, "newgame", game="uno", custom_wilds=2, custom_rules="1,9")
+    bad = await ann.slash(channel, "newgame uno", custom_wilds=2, custom_rules="1,9")
     assert bad.ephemeral and "custom_rules" in bad.response.content
-    wrong_game = await ann.slash(channel, "newgame", game="haymaker", target=100)
-    assert wrong_game.ephemeral and "target" in wrong_game.response.content
+    # Each game's /newgame offers exactly its own options: Haymaker has no target.
+    haymaker = simcord_env.bot.tree.get_command("newgame").get_command("haymaker")
+    assert "target" not in [p.name for p in haymaker.parameters]
     assert await simcord_env.bot.store.open_game_in_channel(channel.id) is None
 
 
@@ -102,8 +106,8 @@ async def test_abandoned_lobby_expires(simcord_env) -> None:
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("uno")
     ann = guild.add_member(simcord_env.create_user("ann"))
-    await ann.slash(channel, "newgame", game="uno")
-    await simcord_env.advance_time(31 * 60)
+    await ann.slash(channel, "newgame uno")
+    await simcord_env.advance_time(36 * 60)  # checked every 5 minutes
     lobby = channel.history()[0]
     assert "expired" in message_text(lobby) and controls(lobby) == []
     assert await simcord_env.bot.store.open_game_in_channel(channel.id) is None
@@ -133,7 +137,7 @@ async def test_out_of_turn_non_player_stale_and_double_clicks(simcord_env) -> No
     idle = next(p for p in game.players if p not in game.actors())
     result = await table.members[idle].click(message, custom_id=play.custom_id)
     assert result.ephemeral and "Nothing for you to do" in result.response.embeds[0].description
-    assert controls(result.response) == []
+    assert controls(result.response) == []  # no moves
 
     # A double click: the player opened the picker twice and clicks the move in both.
     mover = table.members[player]
@@ -179,7 +183,7 @@ async def test_closed_dms_never_stall_the_game(simcord_env) -> None:
     simcord_env.inject_error(
         "POST", f"/channels/{dm.id}/messages", status=403, code=50007, times=None
     )
-    await ann.slash(channel, "newgame", game="uno", target=50)
+    await ann.slash(channel, "newgame uno", target=50)
     await bea.click(channel.last_message, label="Join")
     await ann.click(channel.last_message, label="Start")
     notices = [m for m in channel.history() if "can't send you direct messages" in m.content]

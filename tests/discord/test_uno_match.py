@@ -36,7 +36,8 @@ async def test_full_match_from_newgame_to_winner(simcord_env) -> None:
         dm = table.dm_message(player)
         assert dm is not None and "game #" in dm.content
         assert "Your hand" in dm.embeds[0].description
-        assert f"channels/{table.channel.guild.id}/{table.channel.id}" in dm.embeds[0].footer.text
+        # The link is in the message text, where Discord renders it (not in a footer).
+        assert f"channels/{table.channel.guild.id}/{table.channel.id}" in dm.content
 
     moves = await table.play_random(random.Random(7), check=assert_no_hand_in_public)
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from cogs import ids
-from cogs.render.registry import renderer_for
+from cogs.hosting import renderer_for
 from engine.cards import label
 from tests.discord.driver import Table, controls, message_text, target_of
 
@@ -230,7 +230,13 @@ async def test_full_game_to_the_result_with_nothing_secret_in_public(
     winners = game.winners
     last = table.channel.last_message
     assert "Final scores:" in last.content
-    assert f"ann-games {view['scores'][red]}, bea-games {view['scores'][black]}" in last.content
+    scores = {"ann-games": view["scores"][red], "bea-games": view["scores"][black]}
+    ranked = sorted(scores, key=lambda n: -scores[n])
+    second = 1 if scores[ranked[0]] == scores[ranked[1]] else 2
+    assert (
+        f"1. {ranked[0]} {scores[ranked[0]]} · {second}. {ranked[1]} {scores[ranked[1]]}"
+        in last.content
+    )
     if winners:
         assert f"<@{winners[0]}>" in last.content
     else:

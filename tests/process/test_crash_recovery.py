@@ -541,7 +541,7 @@ async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
 
 async def start_uno(fake: FakeDiscord, bot: BotProcess) -> Table:
     """Alice opens a lobby (UNO to 50), Bob and Carol join, Alice starts."""
-    ix = await fake.slash("alice", "newgame", {"game": "uno", "target": 50})
+    ix = await fake.slash("alice", "newgame uno", {"target": 50})
     assert (await ix.response(timeout=STEP)).type == MESSAGE
     lobby = ix.original
     assert lobby is not None

@@ -1,0 +1,83 @@
+"""How games end on Discord: the end post (once), and catching up endings a crash cut short."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from discord.ext import commands
+
+from cogs.sessions import Session
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+
+def end_post(session: Session) -> str | None:
+    """The winner named once, how the game was won, and the scores ranked."""
+    game = session.game
+    outcome = game.outcome if game is not None else None
+    if outcome is None:
+        return None
+    names = session.names
+    members = {str(s.user_id) for s in session.seats if s.human}
+    title = session.hosted.title
+    how = session.hosted.renderer.how_won(session.view(None), names, outcome.reason)
+    if outcome.winners:
+        who = " and ".join(f"<@{w}>" if w in members else names[w] for w in outcome.winners)
+        verb = "wins" if len(outcome.winners) == 1 else "win"
+        head = f"🏆 {who} {verb} game #{session.id} ({title})"
+    else:
+        head = f"🤝 Game #{session.id} ({title}) ends in a draw"
+    head += f" {how}." if how else "."
+    ranked: list[str] = []
+    for players in outcome.placings:
+        place = len(ranked) + 1  # shared places: 1, 2, 2, 4
+        ranked += [f"{place}. {names.get(p, p)} {outcome.scores.get(p, 0)}" for p in players]
+    return f"{head}\nFinal scores: {' · '.join(ranked)}"
+
+
+class Endings(commands.Cog):
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+        self._catch_up: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        # REST works as soon as we are logged in: no need to wait for the gateway.
+        self._catch_up = asyncio.create_task(self.catch_up(), name="catch-up")
+
+    async def cog_unload(self) -> None:
+        if self._catch_up is not None:
+            self._catch_up.cancel()
+
+    async def announce(self, session: Session) -> None:
+        """Post how the game ended, once (the flag is stored after the post)."""
+        if session.game is None or session.row.announced:
+            return
+        text = end_post(session)
+        if text is None:
+            return
+        members = {s.user_id for s in session.seats if s.human}
+        outcome = session.game.outcome
+        assert outcome is not None
+        ping = [int(w) for w in outcome.winners if int(w) in members]
+        await self.bot.presenter.post(session, text, ping=ping)
+        await self.bot.store.mark_announced(session.id)
+        session.row.announced = True
+
+    async def catch_up(self) -> None:
+        """Finish what a crash interrupted: games that ended but whose end was never posted."""
+        try:
+            for row in await self.bot.store.unannounced():
+                session = await self.bot.sessions.get(row.id)
+                if session is not None and session.game is not None:
+                    self.bot.presenter.update(session, jobs=[self.announce])
+        except Exception:
+            log.exception("catching up finished games failed")
+
+
+async def setup(bot: CardBot) -> None:
+    await bot.add_cog(Endings(bot))

@@ -1,0 +1,282 @@
+"""After a change is stored: bring Discord up to date, per game, in order, coalescing.
+
+The click path holds a game's lock only for load, check, apply, store and the click's own
+answer. Everything else Discord must show (the table, the DMs, the end post, notices) is asked
+for here and done by one worker task per game, after the lock: a slow or failing Discord call
+(a 429, a run of 5xx) delays only that game's pictures, never a click. If several moves land
+while an edit is in flight, the next edit draws the newest state once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs import components, show
+from cogs.clock import now
+from cogs.replies import log_failure
+from cogs.sessions import Session
+from cogs.timing import deadline_shown
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+TABLE_MAX_AGE = 50 * 60  # edits to messages over an hour old are rate-limited (30046)
+DM_CLOSED = 50007
+RETRY_AFTER = 5.0  # seconds before trying again what Discord refused with an error
+MAX_RETRIES = 6
+
+Job = Callable[[Session], Awaitable[None]]
+
+
+@dataclass(slots=True)
+class Pending:
+    session: Session
+    table: bool = False
+    dms: bool = False
+    jobs: list[Job] = field(default_factory=list)
+    retries: int = 0
+
+
+def table_key(session: Session) -> tuple[object, ...]:
+    """What the table shows: the version, the status, the deadline shown, who plays which seat."""
+    deadline = deadline_shown(session.row.clocks)
+    seats = tuple(s.is_bot for s in session.seats)
+    return (session.version, session.row.status, int(deadline) if deadline else None, seats)
+
+
+class Presenter:
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+        self._pending: dict[int, Pending] = {}
+        self._workers: dict[int, asyncio.Task[None]] = {}
+
+    # -- asking ---------------------------------------------------------------------------
+    def update(
+        self,
+        session: Session,
+        *,
+        table: bool = True,
+        dms: bool = True,
+        jobs: list[Job] | None = None,
+    ) -> None:
+        """Ask for the game's table and DMs (and ``jobs``) to be brought up to date."""
+        game_id = session.id
+        pending = self._pending.get(game_id)
+        if pending is None:
+            pending = self._pending[game_id] = Pending(session)
+        pending.session = session  # the newest object holding the committed state
+        pending.table |= table
+        pending.dms |= dms
+        pending.jobs += jobs or []
+        worker = self._workers.get(game_id)
+        if worker is None or worker.done():
+            self._workers[game_id] = asyncio.create_task(
+                self._work(game_id), name=f"present-{game_id}"
+            )
+
+    async def idle(self) -> None:
+        """Wait until every game's Discord work is done (tests, shutdown)."""
+        while True:
+            busy = [w for w in self._workers.values() if not w.done()]
+            if not busy:
+                return
+            await asyncio.gather(*busy, return_exceptions=True)
+
+    def close(self) -> None:
+        for worker in self._workers.values():
+            worker.cancel()
+
+    # -- doing ----------------------------------------------------------------------------
+    async def _work(self, game_id: int) -> None:
+        while (pending := self._pending.pop(game_id, None)) is not None:
+            session = pending.session
+            if session.game is None:
+                continue
+            ok = True
+            if pending.table:
+                ok &= await self._guard(session, "table", self.refresh_table(session))
+            if pending.dms:
+                ok &= await self._guard(session, "DMs", self.update_dms(session))
+            for job in pending.jobs:
+                await self._guard(session, getattr(job, "__name__", "job"), job(session))
+            if not ok and pending.retries < MAX_RETRIES:
+                # Discord kept failing: try again later, so a stored move is always shown.
+                retries = pending.retries + 1
+                asyncio.get_running_loop().call_later(
+                    RETRY_AFTER * retries, self._retry, session, pending.table, retries
+                )
+        self._workers.pop(game_id, None)
+
+    def _retry(self, session: Session, table: bool, retries: int) -> None:
+        self.update(session, table=table, dms=True)
+        self._pending[session.id].retries = retries
+
+    async def _guard(self, session: Session, what: str, work: Awaitable[bool | None]) -> bool:
+        try:
+            return (await work) is not False
+        except discord.HTTPException as error:
+            log.warning("game %s: %s update failed: %s", session.id, what, error)
+            return False
+        except Exception as error:
+            log_failure(f"game {session.id}: {what} update", error)
+            return False
+
+    # -- the table ------------------------------------------------------------------------
+    def table_is_old(self, session: Session) -> bool:
+        posted = session.row.table_posted_at
+        return posted is None or now() - posted > TABLE_MAX_AGE
+
+    def answered_table(self, session: Session) -> None:
+        """The click's own answer drew the table as it is now (type 7)."""
+        shown = session.shown
+        if shown.table_busy:
+            shown.table_stale = True  # an older edit may land after it: draw again after
+        else:
+            shown.table = table_key(session)
+
+    async def refresh_table(self, session: Session) -> bool:
+        """Edit the table in place (repost it when it is old or gone). False on failure."""
+        shown = session.shown
+        version = table_key(session)
+        if (
+            shown.table == version
+            and session.row.table_message_id
+            and not self.table_is_old(session)
+        ):
+            return True
+        shown.table_busy = True
+        shown.table_stale = False
+        try:
+            done = await self._draw_table(session)
+        finally:
+            shown.table_busy = False
+        if done:
+            shown.table = None if shown.table_stale else version
+            if shown.table_stale or table_key(session) != version:
+                self.update(session, dms=False)
+        return done
+
+    async def _draw_table(self, session: Session) -> bool:
+        channel = self.bot.get_partial_messageable(session.row.channel_id)
+        message_id = session.row.table_message_id
+        if message_id is not None and not self.table_is_old(session):
+            try:
+                await channel.get_partial_message(message_id).edit(
+                    **components.message_kwargs(show.table(session))
+                )
+                return True
+            except discord.NotFound:
+                pass  # deleted: post a new one
+            except discord.HTTPException as error:
+                if error.code != 30046:
+                    raise
+        await self.post_table(session)
+        return True
+
+    async def post_table(self, session: Session) -> None:
+        """A new table message at the bottom of the channel; the old one loses its buttons."""
+        channel = self.bot.get_partial_messageable(session.row.channel_id)
+        old = session.row.table_message_id
+        version = table_key(session)
+        message = await channel.send(**components.message_kwargs(show.table(session)))
+        posted = now()
+        await self.bot.store.set_table_message(session.id, message.id, posted)
+        session.row.table_message_id = message.id
+        session.row.table_posted_at = posted
+        session.shown.table = version
+        if old is not None:
+            try:
+                await channel.get_partial_message(old).edit(
+                    content="The table moved down ⬇️",
+                    view=None,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException:
+                pass
+
+    # -- the DMs --------------------------------------------------------------------------
+    async def update_dms(self, session: Session) -> bool:
+        """Send or edit each member's DM hand when what it shows has changed."""
+        jobs = []
+        for seat in session.seats:
+            if seat.dm_closed or not seat.human:
+                continue
+            key = show.dm_key(session, seat.user_id)
+            if session.shown.dms.get(seat.user_id) == key:
+                continue
+            jobs.append(self._send_dm(session, seat.user_id, key))
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                if not isinstance(result, discord.HTTPException):
+                    log_failure(f"game {session.id}: DM", result)
+                return False
+        return True
+
+    async def _send_dm(self, session: Session, user_id: int, key: object) -> None:
+        seat = session.seat(user_id)
+        if seat is None:
+            return
+        kwargs = components.message_kwargs(show.hand(session, user_id, dm=True))
+        try:
+            if seat.dm_channel_id and seat.dm_message_id:
+                channel = self.bot.get_partial_messageable(
+                    seat.dm_channel_id, type=discord.ChannelType.private
+                )
+                try:
+                    await channel.get_partial_message(seat.dm_message_id).edit(**kwargs)
+                    session.shown.dms[user_id] = key
+                    return
+                except discord.NotFound:
+                    pass  # deleted by the player: send a fresh one
+            # Opening the DM channel is one call, with no user lookup (no member cache needed).
+            data = await self.bot.http.start_private_message(user_id)
+            channel_id = int(data["id"])
+            dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            message = await dm.send(**kwargs)
+            seat.dm_channel_id, seat.dm_message_id = channel_id, message.id
+            await self.bot.store.set_dm(session.id, user_id, channel_id, message.id)
+            session.shown.dms[user_id] = key
+        except discord.Forbidden as error:
+            if error.code == DM_CLOSED:
+                await self._dms_closed(session, user_id)
+            else:
+                raise
+
+    def answered_dm(self, session: Session, user_id: int) -> None:
+        """The click's own answer redrew this member's DM."""
+        session.shown.dms[user_id] = show.dm_key(session, user_id)
+
+    async def _dms_closed(self, session: Session, user_id: int) -> None:
+        seat = session.seat(user_id)
+        if seat is None or seat.dm_closed:
+            return
+        seat.dm_closed = True
+        await self.bot.store.mark_dm_closed(session.id, user_id)
+        channel = self.bot.get_partial_messageable(session.row.channel_id)
+        await channel.send(
+            f"<@{user_id}> I can't send you direct messages, so press **My hand** on the "
+            "table to see your cards and play.",
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=user_id)]
+            ),
+        )
+
+    # -- channel posts ----------------------------------------------------------------------
+    async def post(self, session: Session, text: str, ping: list[int] | None = None) -> int:
+        """A message in the game's channel, pinging exactly ``ping``; its id."""
+        channel = self.bot.get_partial_messageable(session.row.channel_id)
+        users = [discord.Object(id=u) for u in ping or []]
+        message = await channel.send(
+            text[:2000],
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
+        )
+        return message.id

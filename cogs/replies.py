@@ -1,0 +1,101 @@
+"""One way to answer a person: kind, private, within Discord's limits, and one error path.
+
+Every refusal and every "something went wrong" goes through ``reply``; slash commands and
+components report unexpected errors through ``report_error``, which logs what happened
+without any secret (no action ids, no option values) and tells the person kindly.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import Any
+
+import discord
+from discord import app_commands
+
+log = logging.getLogger("cardtable.errors")
+
+MAX_CONTENT = 2000
+OOPS = "Something went wrong on my side; nothing was changed. Please try again."
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def clip(text: str, limit: int = MAX_CONTENT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def reply(interaction: discord.Interaction, text: str, **extra: Any) -> None:
+    """A private (ephemeral) message to whoever caused the interaction; nothing is pinged."""
+    kwargs: dict[str, Any] = {
+        "content": clip(text),
+        "ephemeral": True,
+        "allowed_mentions": NO_MENTIONS,
+        **extra,
+    }
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+        else:
+            await interaction.response.send_message(**kwargs)
+    except discord.HTTPException as error:
+        # The interaction expired (10062) or Discord is failing: nobody left to tell.
+        log.info("could not answer interaction %s: %s", interaction.id, error)
+
+
+def describe(interaction: discord.Interaction) -> str:
+    """What the person did, for a log line: the command, or the kind of control and its game.
+
+    Never the action or option values: a War of Suits choice (``choose:9D``) is a secret.
+    """
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    parts = custom_id.split(":")
+    return f"component {parts[0]}:{parts[1]}" if len(parts) > 1 else "component"
+
+
+def friendly(error: BaseException) -> str | None:
+    """The text for an error the person can understand, or None for a real failure."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "That command works in a server channel, not in DMs."
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You don't have permission to do that here."
+    if isinstance(error, app_commands.TransformerError):
+        return "One of those values isn't valid. Please pick from the choices offered."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You can't use that command here."
+    return None
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """The one error path for slash commands and components alike."""
+    text = friendly(error)
+    if text is None:
+        log_failure(describe(interaction), error)
+        text = OOPS
+    await reply(interaction, text)
+
+
+def log_failure(what: str, error: BaseException) -> None:
+    """Log an unexpected error with its stack but not its message, which may quote a secret
+    (an exception about ``choose:9D`` would put a hidden card in the log)."""
+    original = getattr(error, "original", error)
+    stack = "".join(traceback.format_tb(original.__traceback__))
+    log.error("%s failed: %s\n%s", what, type(original).__name__, stack.rstrip())
+
+
+def in_guild() -> Any:
+    """A local check (Discord's own setting can be bypassed by a forged payload)."""
+
+    def predicate(interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage()
+        return True
+
+    return app_commands.check(predicate)

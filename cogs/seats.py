@@ -1,0 +1,250 @@
+"""Who plays a seat during a game: leaving, kicking, coming back, and turn reminders.
+
+A member's seat can be handed to a bot (they left, were kicked, or ran out of time three turns
+in a row). Someone who left or timed out takes it back at any time with "I'm back"; a kicked
+member cannot (the host's decision stands for the rest of the game). When no member is left
+playing, the game ends as abandoned, with no winner counted.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import components, ids
+from cogs.clock import now
+from cogs.render.spec import Button, Screen
+from cogs.replies import in_guild, reply
+from cogs.sessions import Session
+from db import SeatChange
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+
+class Seats(commands.Cog):
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+        self.sessions = bot.sessions
+
+    async def cog_load(self) -> None:
+        components.handle("b", self.on_back)
+        components.handle("q", self.on_leave)
+        components.handle("n", self.on_nudges_off)
+
+    # -- leaving -----------------------------------------------------------------------------
+    @app_commands.command(name="leave", description="Leave this channel's game (a bot takes over).")
+    @app_commands.guild_only()
+    @in_guild()
+    async def leave(self, interaction: discord.Interaction) -> None:
+        row = await self.bot.store.open_game_in_channel(interaction.channel_id or 0)
+        if row is None:
+            await reply(interaction, "There's no game in this channel.")
+            return
+        if row.status == "lobby":
+            await self._leave_lobby(interaction, row.id)
+            return
+        await self._ask_leave(interaction, row.id)
+
+    async def on_leave(
+        self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
+    ) -> None:
+        if parsed.rest == "ask":
+            await self._ask_leave(interaction, parsed.game)
+        else:
+            await self._do_leave(interaction, parsed.game)
+
+    async def _ask_leave(self, interaction: discord.Interaction, game_id: int) -> None:
+        session = await self.sessions.get(game_id)
+        seat = session.seat(interaction.user.id) if session else None
+        if session is None or session.row.status != "active" or seat is None or not seat.human:
+            await reply(interaction, "You're not playing in a running game there.")
+            return
+        if seat.is_bot:
+            await reply(interaction, "A bot already plays your seat; nothing to leave.")
+            return
+        screen = Screen(
+            content=(
+                f"Leave game #{game_id}? A bot will play your seat until the end. You can take "
+                "it back at any time with **I'm back**."
+            ),
+            rows=[[Button("Leave the game", ids.leave(game_id, "yes"), "danger")]],
+        )
+        await interaction.response.send_message(ephemeral=True, **components.send_kwargs(screen))
+
+    async def _do_leave(self, interaction: discord.Interaction, game_id: int) -> None:
+        user = interaction.user
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            seat = session.seat(user.id) if session else None
+            if session is None or session.row.status != "active" or seat is None:
+                await reply(interaction, "That game is not running any more.")
+                return
+            if seat.is_bot:
+                await reply(interaction, "A bot already plays your seat.")
+                return
+            await self._hand_to_bot(session, user.id, "left")
+            ended = await self._abandon_if_empty(session)
+        await reply(
+            interaction,
+            "You left the game." if ended else "You left the game: a bot plays your seat now.",
+        )
+        text = f"<@{user.id}> left game #{game_id}; a bot plays their seat."
+        if ended:
+            text = f"<@{user.id}> left game #{game_id}. Nobody is left playing: game abandoned."
+        self._announce(session, text)
+
+    async def _leave_lobby(self, interaction: discord.Interaction, game_id: int) -> None:
+        lobby = self.bot.get_cog("Lobby")
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session is None or session.row.status != "lobby":
+                await reply(interaction, "That lobby is closed.")
+                return
+            user = interaction.user
+            if session.seat(user.id) is None:
+                await reply(interaction, "You're not in this game.")
+                return
+            if user.id == session.row.host_id:
+                await reply(interaction, "You're the host: press **Cancel** to close the lobby.")
+                return
+            await self.bot.store.remove_seat(game_id, user.id)
+            await self.sessions.reload(session)
+            await reply(interaction, "You left the lobby.")
+            message_id = session.row.table_message_id
+            if message_id and lobby is not None:
+                screen = lobby.lobby(session)  # type: ignore[attr-defined]
+                channel = self.bot.get_partial_messageable(session.row.channel_id)
+                try:
+                    await channel.get_partial_message(message_id).edit(
+                        **components.message_kwargs(screen)
+                    )
+                except discord.HTTPException as error:
+                    log.info("lobby %s: redraw failed: %s", game_id, error)
+
+    # -- kicking -----------------------------------------------------------------------------
+    @app_commands.command(name="kick", description="Hand a player's seat to a bot (the host).")
+    @app_commands.describe(member="The player to remove from this channel's game")
+    @app_commands.guild_only()
+    @in_guild()
+    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        row = await self.bot.store.open_game_in_channel(interaction.channel_id or 0)
+        if row is None or row.status != "active":
+            await reply(interaction, "There's no running game in this channel.")
+            return
+        lobby = self.bot.get_cog("Lobby")
+        async with self.sessions.lock(row.id):
+            session = await self.sessions.get(row.id)
+            if session is None or session.row.status != "active":
+                await reply(interaction, "That game is not running any more.")
+                return
+            if lobby is None or not lobby.may_end(interaction, session):  # type: ignore[attr-defined]
+                await reply(
+                    interaction, "Only the host or someone with Manage Server can kick players."
+                )
+                return
+            seat = session.seat(member.id)
+            if seat is None or not seat.human:
+                await reply(interaction, "That member is not playing in this game.")
+                return
+            if member.id == interaction.user.id:
+                await reply(interaction, "To leave your own game, use `/leave`.")
+                return
+            if seat.away == "kicked":
+                await reply(interaction, "That member was already removed.")
+                return
+            await self._hand_to_bot(session, member.id, "kicked")
+            ended = await self._abandon_if_empty(session)
+        await reply(interaction, "Done: a bot plays that seat now.")
+        text = f"<@{member.id}> was removed from game #{row.id}; a bot plays their seat."
+        if ended:
+            text += " Nobody is left playing: game abandoned."
+        self._announce(session, text)
+
+    # -- coming back -------------------------------------------------------------------------
+    @app_commands.command(name="back", description="Take your seat back from the bot.")
+    @app_commands.guild_only()
+    @in_guild()
+    async def back(self, interaction: discord.Interaction) -> None:
+        row = await self.bot.store.open_game_in_channel(interaction.channel_id or 0)
+        if row is None:
+            await reply(interaction, "There's no game in this channel.")
+            return
+        await self._come_back(interaction, row.id)
+
+    async def on_back(
+        self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
+    ) -> None:
+        await self._come_back(interaction, parsed.game)
+
+    async def _come_back(self, interaction: discord.Interaction, game_id: int) -> None:
+        user = interaction.user
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            seat = session.seat(user.id) if session else None
+            if session is None or session.row.status != "active" or seat is None or not seat.human:
+                await reply(interaction, "You have no seat in a running game there.")
+                return
+            if not seat.is_bot:
+                await reply(interaction, "You're already playing your seat.")
+                return
+            if seat.away == "kicked":
+                await reply(interaction, "The host removed you from this game; you can't return.")
+                return
+            change = SeatChange(user.id, False, None, None, 0)
+            await self.sessions.change_seat(session, change, now())
+        await reply(interaction, "Welcome back! Your seat is yours again.")
+        self.bot.presenter.update(session)
+        self.bot.wake_timers()
+
+    # -- nudges ------------------------------------------------------------------------------
+    @app_commands.command(name="nudges", description="Turn your-turn reminders on or off.")
+    @app_commands.describe(setting="on: ping me when it's my turn; off: never")
+    async def nudges(self, interaction: discord.Interaction, setting: bool) -> None:
+        await self.bot.store.set_nudges(interaction.user.id, setting)
+        text = (
+            "I'll ping you when it's your turn and you haven't moved for a while."
+            if setting
+            else "I won't ping you about your turn any more (`/nudges` to change it)."
+        )
+        await reply(interaction, text)
+
+    async def on_nudges_off(
+        self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
+    ) -> None:
+        await self.bot.store.set_nudges(interaction.user.id, False)
+        await reply(
+            interaction, "I won't ping you about your turn any more (`/nudges` to change it)."
+        )
+
+    # -- shared ------------------------------------------------------------------------------
+    async def _hand_to_bot(self, session: Session, user_id: int, why: str) -> None:
+        seat = session.seat(user_id)
+        assert seat is not None
+        level = session.row.settings.get("level", "normal")
+        await self.sessions.change_seat(
+            session, SeatChange(user_id, True, level, why, seat.strikes), now()
+        )
+
+    async def _abandon_if_empty(self, session: Session) -> bool:
+        """No member plays any seat any more: the game ends, abandoned (no winner counted)."""
+        if any(s.human and not s.is_bot for s in session.seats):
+            return False
+        return await self.sessions.end(session, "abandoned")
+
+    def _announce(self, session: Session, text: str) -> None:
+        async def notice(s: Session) -> None:
+            await self.bot.presenter.post(s, text)
+
+        self.bot.presenter.update(session, jobs=[notice])
+        self.bot.wake_timers()
+
+
+async def setup(bot: CardBot) -> None:
+    await bot.add_cog(Seats(bot))

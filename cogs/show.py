@@ -1,0 +1,109 @@
+"""What a session looks like on Discord: the table, a player's hand and DM, as Screen specs.
+
+Pure functions of committed state (no I/O), shared by the click path and the presenter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogs import ids
+from cogs.render.screens import hand_screen, table_screen
+from cogs.render.spec import Screen
+from cogs.sessions import Session
+from cogs.timing import deadline_shown
+
+
+def jump_url(session: Session) -> str:
+    row = session.row
+    base = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
+    return f"{base}/{row.table_message_id}" if row.table_message_id else base
+
+
+def waiting(session: Session) -> list[str]:
+    """Whom the game waits for: members as mentions (an edit pings nobody), bots by name."""
+    game = session.game
+    if game is None or game.finished or session.row.status != "active":
+        return []
+    names = session.names
+    humans = set(session.humans)
+    return [f"<@{p}>" if p in humans else names.get(p, p) for p in session.hosted.awaited(game)]
+
+
+def table(session: Session) -> Screen:
+    assert session.game is not None
+    row = session.row
+    away = any(s.human and s.is_bot and s.away != "kicked" for s in session.seats)
+    return table_screen(
+        row.id,
+        row.version,
+        session.game,
+        session.hosted.renderer,
+        session.names,
+        session.public_log,
+        row.status,
+        deadline_shown(row.clocks),
+        waiting=waiting(session),
+        away=away,
+    )
+
+
+def hand(
+    session: Session,
+    user_id: int,
+    prefix: str = ids.ROOT,
+    notice: str | None = None,
+    dm: bool = False,
+    leave: bool = False,
+) -> Screen:
+    assert session.game is not None
+    row = session.row
+    renderer = session.hosted.renderer
+    if dm:
+        # A DM names its game (a player may be in several); the link is in the text, where
+        # Discord renders it (an embed footer would show it raw).
+        header = f"Your hand for game #{row.id} ({renderer.title}) · [table]({jump_url(session)})"
+        notice = f"{header}\n{notice}" if notice else header
+        where = f"Game #{row.id}"
+    else:
+        where = f"Game #{row.id}"
+        channel = f"Game #{row.id} in <#{row.channel_id}>"
+        notice = f"{channel}\n{notice}" if notice else channel
+    seat = session.seat(user_id)
+    away = bool(seat and seat.human and seat.is_bot)
+    return hand_screen(
+        row.id,
+        row.version,
+        session.game,
+        str(user_id),
+        renderer,
+        session.names,
+        session.notes(user_id),
+        where,
+        prefix=prefix,
+        notice=notice,
+        status=row.status,
+        away=away,
+        leave=leave or dm,
+    )
+
+
+def dm_key(session: Session, user_id: int) -> Any:
+    """What a DM shows, reduced to what changes it: the DM is edited only when this does."""
+    game = session.game
+    assert game is not None
+    player = str(user_id)
+    renderer = session.hosted.renderer
+    hand_cards = tuple(session.view(player).get("hand", []))
+    seat = session.seat(user_id)
+    away = bool(seat and seat.is_bot)
+    active = session.row.status == "active" and not game.finished
+    moves = [a for a in game.legal_actions(player) if not renderer.is_table_only(a.id)]
+    acting = active and not away and bool(moves)
+    return (
+        hand_cards,
+        session.version if acting else None,
+        tuple(session.notes(user_id)),
+        session.row.status,
+        away,
+    )

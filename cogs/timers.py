@@ -1,0 +1,289 @@
+"""The one timer loop: turn timers, a phase's own clock, bot moves and turn reminders.
+
+Every clock is a deadline stored with its game (``clocks`` and the nearest as ``wake_at``), so
+a restart picks them up where they were; the loop sleeps until the nearest one. What a clock
+does is an ordinary move through the same path as a click (lock, apply, store, show), checked
+against the game's version, so a clock that fires twice (a restart, a second process) acts
+once. Bots decide outside the lock, on the version they saw; the move is applied only if the
+game has not moved on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+import engine.bots
+from cogs import components, ids
+from cogs.clock import now
+from cogs.render.spec import Button, Screen
+from cogs.replies import log_failure
+from cogs.sessions import Session
+from db import StaleVersion
+from engine import Event, IllegalAction
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+log = logging.getLogger(__name__)
+
+IDLE = 300.0  # seconds between looks when no clock is near (a safety net: wake() is the rule)
+
+
+@dataclass(slots=True)
+class BotTurn:
+    player: str
+    level: str
+    version: int
+    view: dict[str, Any]
+    actions: list[engine.Action]
+    seed: str
+
+
+class Timers(commands.Cog):
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+        self.sessions = bot.sessions
+        self._sleeping = False
+        self._firing: dict[int, asyncio.Task[None]] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="game-clocks")
+
+    async def cog_unload(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        for task in self._firing.values():
+            task.cancel()
+
+    def wake(self) -> None:
+        """A clock may have moved: look again now (restarts the sleep, never a pass)."""
+        if self._sleeping and self._task is not None:
+            self._task.cancel()
+            self._task = asyncio.create_task(self._loop(), name="game-clocks")
+
+    async def _loop(self) -> None:
+        while not self.bot.is_closed():
+            delay = IDLE
+            try:
+                moment = now()
+                for game_id in await self.bot.store.due_games(moment):
+                    if game_id not in self._firing:
+                        self._firing[game_id] = asyncio.create_task(
+                            self._fire(game_id), name=f"clock-{game_id}"
+                        )
+                nearest = await self.bot.store.next_wake()
+                if nearest is not None and nearest > moment:
+                    delay = min(IDLE, max(0.05, nearest - moment))
+            except Exception as error:
+                log_failure("clock pass", error)
+            # A plain sleep (which the test simulator's virtual clock drives); wake() cancels it.
+            self._sleeping = True
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                self._sleeping = False
+
+    async def _fire(self, game_id: int) -> None:
+        try:
+            for _ in range(100):  # several clocks may be due; each step makes progress
+                if not await self.fire_once(game_id):
+                    break
+        except Exception as error:
+            log_failure(f"game {game_id}: clock", error)
+        finally:
+            self._firing.pop(game_id, None)
+            self.wake()
+
+    async def fire_once(self, game_id: int) -> bool:
+        """Do the first due thing of the game's clocks; False when nothing is due."""
+        turn: BotTurn | None = None
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session is None or session.game is None or session.row.status != "active":
+                return False
+            moment = now()
+            clocks = session.row.clocks
+            phase = clocks.get("phase")
+            if phase and phase[1] <= moment:
+                return await self._phase_over(session, moment)
+            due = sorted(p for p, t in clocks.get("turn", {}).items() if t <= moment)
+            if due:
+                return await self._time_out(session, due[0], moment)
+            reminders = sorted(p for p, t in clocks.get("nudge", {}).items() if t <= moment)
+            if reminders:
+                return await self._remind(session, reminders)
+            bot_at = clocks.get("bot")
+            if bot_at is None or bot_at > moment:
+                return False
+            turn = self._bot_turn(session)
+            if turn is None:
+                return await self._recompute(session, moment)
+        # Outside the lock: a bot thinking never holds up a member's click.
+        choice = await self._decide(session, turn)
+        async with self.sessions.lock(game_id):
+            current = await self.sessions.get(game_id)
+            if current is None or current.version != turn.version:
+                return True  # the game moved on meanwhile: look again
+            return await self._apply(current, int(turn.player), choice, now())
+
+    # -- the four clocks ------------------------------------------------------------------------
+    async def _phase_over(self, session: Session, moment: float) -> bool:
+        game = session.game
+        assert game is not None
+        moves = session.hosted.phase_timeout(game)
+        if not moves:
+            return await self._recompute(session, moment)
+        player, action = moves[0]
+        return await self._apply(session, int(player), action, moment)
+
+    async def _time_out(self, session: Session, player: str, moment: float) -> bool:
+        game = session.game
+        assert game is not None
+        actions = game.legal_actions(player)
+        if not actions or player not in session.humans:
+            return await self._recompute(session, moment)
+        seat = session.seat(int(player))
+        strikes = (seat.strikes if seat else 0) + 1
+        choice = engine.bots.choose(
+            session.row.kind, "normal", game.view(player), actions, session.bot_rng(player)
+        )
+        note = Event(
+            f"⏰ {player} ran out of time: a bot moved for them (strike {min(strikes, 3)} of 3)."
+        )
+        return await self._apply(session, int(player), choice, moment, timed_out=True, note=note)
+
+    async def _remind(self, session: Session, players: list[str]) -> bool:
+        clocks = dict(session.row.clocks)
+        nudge = {p: t for p, t in clocks.get("nudge", {}).items() if p not in players}
+        if nudge:
+            clocks["nudge"] = nudge
+        else:
+            clocks.pop("nudge", None)
+        clocks["nudged"] = sorted(set(clocks.get("nudged", [])) | set(players))
+        # Stored first: a crash right after can lose a reminder, never send it twice.
+        if not await self.sessions.set_clocks(session, clocks):
+            return True
+        wanted = [int(p) for p in players if await self.bot.store.wants_nudges(int(p))]
+        if wanted:
+
+            async def remind(s: Session) -> None:
+                await self.post_nudge(s, wanted)
+
+            self.bot.presenter.update(session, table=False, dms=False, jobs=[remind])
+        return True
+
+    def _bot_turn(self, session: Session) -> BotTurn | None:
+        """The next bot to move: optional moves (an UNO catch) before the awaited turn."""
+        game = session.game
+        assert game is not None
+        awaited = set(session.hosted.awaited(game))
+        bots = [s for s in session.seats if s.is_bot]
+        bots.sort(key=lambda s: (str(s.user_id) in awaited, s.seat))
+        for seat in bots:
+            player = str(seat.user_id)
+            actions = game.legal_actions(player)
+            if actions:
+                level = seat.level or session.row.settings.get("level", "normal")
+                return BotTurn(
+                    player,
+                    level,
+                    session.version,
+                    game.view(player),
+                    actions,
+                    f"{session.row.seed}:{session.version}:{player}",
+                )
+        return None
+
+    async def _decide(self, session: Session, turn: BotTurn) -> str:
+        rng = random.Random(turn.seed)
+        args = (session.row.kind, turn.level, turn.view, turn.actions, rng)
+        if turn.level == "normal":
+            return engine.bots.choose(*args)  # a few milliseconds at most
+        # Searching takes up to a few hundred milliseconds: off the event loop.
+        return await asyncio.to_thread(engine.bots.choose, *args)
+
+    async def _recompute(self, session: Session, moment: float) -> bool:
+        """A due clock whose reason went away (a bot with nothing to do, a player no longer
+        awaited): work the clocks out again, keeping reminders already given."""
+        assert session.game is not None
+        clocks, _ = self.sessions.clocks_for(session, session.game, moment)
+        if clocks.get("bot", moment + 1) <= moment or clocks == session.row.clocks:
+            clocks.pop("bot", None)
+        await self.sessions.set_clocks(session, clocks)
+        return True
+
+    async def _apply(
+        self,
+        session: Session,
+        user_id: int,
+        action: str,
+        moment: float,
+        *,
+        timed_out: bool = False,
+        note: Event | None = None,
+    ) -> bool:
+        try:
+            applied = await self.sessions.apply(
+                session, user_id, action, moment, timed_out=timed_out, extra=[note] if note else ()
+            )
+        except (IllegalAction, StaleVersion) as error:
+            # Never the action itself in the log: it may name a secret card.
+            log.warning(
+                "game %s: a clock's move was refused (%s)", session.id, type(error).__name__
+            )
+            await self.sessions.reload(session)
+            return False
+        play = self.bot.get_cog("Play")
+        if play is not None:
+            play.after_move(session, applied)  # type: ignore[attr-defined]
+        if not any(s.human and not s.is_bot for s in session.seats) and session.row.is_open:
+            seats = self.bot.get_cog("Seats")
+            if seats is not None and await seats._abandon_if_empty(session):  # type: ignore[attr-defined]
+                seats._announce(  # type: ignore[attr-defined]
+                    session, f"Nobody is left playing game #{session.id}: game abandoned."
+                )
+        return True
+
+    # -- reminders -----------------------------------------------------------------------------
+    async def post_nudge(self, session: Session, users: list[int]) -> None:
+        """One short message mentioning whose turn it is, with a link to the table; the
+        previous reminder of this game is deleted, so at most one exists at a time."""
+        channel = self.bot.get_partial_messageable(session.row.channel_id)
+        old = session.row.nudge_message_id
+        if old is not None:
+            try:
+                await channel.get_partial_message(old).delete()
+            except discord.HTTPException:
+                pass
+        row = session.row
+        link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
+        if row.table_message_id:
+            link += f"/{row.table_message_id}"
+        who = ", ".join(f"<@{u}>" for u in users)
+        title = session.hosted.title
+        message = await channel.send(
+            f"{who}, your turn in {title} #{row.id}: [to the table]({link})",
+            view=_nudge_view(row.id),
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=u) for u in users]
+            ),
+        )
+        await self.bot.store.set_nudge_message(row.id, message.id)
+        row.nudge_message_id = message.id
+
+
+def _nudge_view(game_id: int) -> discord.ui.View:
+    screen = Screen(rows=[[Button("Stop reminding me", ids.nudges_off(game_id), emoji="🔕")]])
+    return components.to_view(screen)
+
+
+async def setup(bot: CardBot) -> None:
+    await bot.add_cog(Timers(bot))

@@ -1,0 +1,98 @@
+"""A game's clocks, worked out after every change: pure, so it is easy to test.
+
+``clocks`` (stored with the game, JSON):
+- ``turn``:   {player: deadline} for each member the game waits for (turn timers);
+- ``phase``:  [key, deadline] while a phase runs on a clock of its own (no turn timers then);
+- ``bot``:    when the next bot move is due;
+- ``nudge``:  {player: time} when to remind a member whose turn it is;
+- ``nudged``: members already reminded this turn (never twice for one turn).
+The game's ``wake_at`` is the nearest of them; the one timer loop sleeps until the smallest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from cogs.hosting import Hosted
+from engine import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    bot_pause: float = 2.0  # a bot's human-like pause before it moves
+    uno_grace: float = 5.0  # bots wait this long while a member may still call or catch UNO
+    nudge_after: float = 20.0  # remind a member of their turn after this long
+
+
+def next_clocks(
+    old: dict[str, Any],
+    game: Game,
+    hosted: Hosted,
+    humans: Collection[str],
+    bots: Collection[str],
+    turn_timer: int | None,
+    now: float,
+    timing: Timing,
+    mover: str | None = None,
+) -> tuple[dict[str, Any], float | None]:
+    """The clocks after a change; ``mover`` just acted (their clocks start over).
+
+    ``humans`` are the members playing their own seats now, ``bots`` the seats a bot plays.
+    """
+    clocks: dict[str, Any] = {}
+    if game.finished:
+        return clocks, None
+    view = game.view(None)
+    awaited = [p for p in hosted.awaited(game) if p in humans]
+
+    phase = hosted.phase_clock(view)
+    if phase is not None:
+        key, seconds = phase
+        kept = old.get("phase")
+        clocks["phase"] = kept if kept and kept[0] == key else [key, now + seconds]
+    elif turn_timer:
+        before = old.get("turn", {})
+        clocks["turn"] = {
+            p: before[p] if p in before and p != mover else now + turn_timer for p in awaited
+        }
+
+    nudged = [p for p in old.get("nudged", []) if p in awaited and p != mover]
+    due = old.get("nudge", {})
+    nudge = {
+        p: due[p] if p in due and p != mover else now + timing.nudge_after
+        for p in awaited
+        if p not in nudged
+    }
+    if nudge:
+        clocks["nudge"] = nudge
+    if nudged:
+        clocks["nudged"] = nudged
+
+    if any(game.legal_actions(p) for p in bots):
+        wait = timing.bot_pause
+        window = view.get("uno_window")
+        if window is not None and window in humans:
+            wait = max(wait, timing.uno_grace)  # members keep their chance to call or catch
+        clocks["bot"] = now + wait
+    return clocks, wake_at(clocks)
+
+
+def wake_at(clocks: dict[str, Any]) -> float | None:
+    times: list[float] = []
+    times += clocks.get("turn", {}).values()
+    times += clocks.get("nudge", {}).values()
+    if "phase" in clocks:
+        times.append(clocks["phase"][1])
+    if "bot" in clocks:
+        times.append(clocks["bot"])
+    return min(times) if times else None
+
+
+def deadline_shown(clocks: dict[str, Any]) -> float | None:
+    """The time the table shows: the phase's end, or the earliest turn deadline."""
+    if "phase" in clocks:
+        return float(clocks["phase"][1])
+    turn = clocks.get("turn", {})
+    return min(turn.values()) if turn else None
