@@ -39,7 +39,7 @@ class CardBot(commands.Bot):
     sessions: Sessions
     presenter: Presenter
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, store: Store | None = None) -> None:
         # Driven by interactions: no message events to parse (intents) and no message cache
         # (every edit the bot makes would otherwise come back as MESSAGE_UPDATE and be looked
         # up in a 1,000-message list). Only the guilds intent, which discord.py's state needs.
@@ -54,11 +54,12 @@ class CardBot(commands.Bot):
         )
         self.settings = settings
         self.tree.on_error = self.on_app_command_error
+        if store is not None:
+            self.store = store
 
     async def setup_hook(self) -> None:
-        self.store = await Store.open(
-            self.settings.database_path, timeout=self.settings.database_timeout
-        )
+        if getattr(self, "store", None) is None:
+            self.store = await open_store(self.settings)
         self.store.clock = now
         timing = Timing(self.settings.bot_pause, self.settings.uno_grace, self.settings.nudge_after)
         self.sessions = Sessions(self.store, timing)
@@ -101,8 +102,14 @@ class CardBot(commands.Bot):
             await store.close()
 
 
-def create_bot(settings: Settings) -> CardBot:
-    return CardBot(settings)
+def create_bot(settings: Settings, store: Store | None = None) -> CardBot:
+    return CardBot(settings, store)
+
+
+async def open_store(settings: Settings) -> Store:
+    """The database, opened, migrated and proven writable, or StoreUnavailable within
+    ``DATABASE_TIMEOUT_SECONDS``."""
+    return await Store.open(settings.database_path, timeout=settings.database_timeout)
 
 
 def main() -> None:
@@ -115,9 +122,8 @@ def main() -> None:
         level=settings.log_level,
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
-    bot = create_bot(settings)
     try:
-        asyncio.run(run(bot, settings))
+        asyncio.run(run(settings))
     except StoreUnavailable as error:
         print(f"Database error: {error}", file=sys.stderr)
         raise SystemExit(3) from None
@@ -125,7 +131,10 @@ def main() -> None:
         pass
 
 
-async def run(bot: CardBot, settings: Settings) -> None:
+async def run(settings: Settings) -> None:
+    # The database first: a bad one stops the bot in seconds, before it connects to Discord.
+    store = await open_store(settings)
+    bot = create_bot(settings, store)
     async with bot:
         await bot.start(settings.token)
 

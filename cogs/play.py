@@ -81,7 +81,9 @@ class Play(commands.Cog):
         seat = session.seat(interaction.user.id)
         if interaction.guild_id is None:
             return "dm" if seat is not None and message.id == seat.dm_message_id else None
-        return None
+        # Another message in the game's channel (a table just posted, before its id is
+        # stored): the click counts, answered privately. Anywhere else it is forged.
+        return "other" if interaction.channel_id == session.row.channel_id else None
 
     # -- clicks ------------------------------------------------------------------------------
     async def on_act(

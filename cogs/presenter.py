@@ -188,10 +188,11 @@ class Presenter:
         version = table_key(session)
         message = await channel.send(**components.message_kwargs(show.table(session)))
         posted = now()
-        await self.bot.store.set_table_message(session.id, message.id, posted)
+        # In memory first: a click on the new table may arrive while the id is being stored.
         session.row.table_message_id = message.id
         session.row.table_posted_at = posted
         session.shown.table = version
+        await self.bot.store.set_table_message(session.id, message.id, posted)
         if old is not None:
             try:
                 await channel.get_partial_message(old).edit(
