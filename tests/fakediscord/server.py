@@ -13,6 +13,7 @@ here does not fail on the real service for those reasons.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import copy
 import json
@@ -614,6 +615,12 @@ class FakeDiscord:
         self.failed_dms: list[tuple[int, JSON]] = []  # (user id, payload) refused with 50007
         self.presence: JSON | None = None
         self.identify_count = 0
+        # The application's own emojis: id -> emoji payload, and each one's image bytes.
+        self.app_emojis: dict[int, JSON] = {}
+        self.app_emoji_images: dict[int, bytes] = {}
+        self.app_emoji_uploads: list[str] = []  # names of accepted uploads, in order
+        # Called with each message right after it is created or edited (benchmarks time edits).
+        self.observers: list[Callable[[FakeMessage], None]] = []
 
         self._sessions: dict[str, _Session] = {}
         self._current: _Session | None = None
@@ -671,6 +678,33 @@ class FakeDiscord:
         )
         self.channels[channel.id] = channel
         return channel
+
+    def add_bot_message(
+        self,
+        channel_id: int,
+        *,
+        content: str = "",
+        embeds: list[JSON] | None = None,
+        components: list[JSON] | None = None,
+        flags: int = 0,
+        visible_to: int | None = None,
+    ) -> FakeMessage:
+        """Puts a message authored by the bot into a channel, as if the bot had sent it, without
+        a REST call or a gateway event (benchmarks replay clicks on copies of the bot's messages).
+        """
+        channel = self.channels[channel_id]
+        message = FakeMessage(
+            id=self._ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=self.bot,
+            content=content,
+            embeds=embeds or [],
+            components=components or [],
+            flags=flags,
+            visible_to=visible_to,
+        )
+        return self._store(message)
 
     def user(self, ref: UserRef) -> FakeUser:
         """A user by id or by name."""
@@ -777,6 +811,17 @@ class FakeDiscord:
         session = self._current
         return bool(session and session.connection and not session.connection.ws.closed)
 
+    @property
+    def session_id(self) -> str | None:
+        """The gateway session that gets dispatches: the last one identified (or resumed)."""
+        return None if self._current is None else self._current.id
+
+    def route_to(self, session_id: str) -> None:
+        """Sends later dispatches (interactions, message events) to this identified session,
+        so two bots can stay connected and take turns (benchmarks compare two bots)."""
+        self._current = self._sessions[session_id]
+        self._notify()
+
     async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0) -> T:
         """Waits until predicate() is truthy (re-checked on every change) and returns its value."""
 
@@ -863,6 +908,34 @@ class FakeDiscord:
             data["resolved"] = resolved
         interaction = FakeInteraction(
             self, type=INTERACTION_COMMAND, user=who, channel=channel, name=command
+        )
+        await self._send_interaction(interaction, data)
+        return interaction
+
+    async def forge_slash(
+        self,
+        user: UserRef,
+        command: str,
+        options: list[JSON],
+        *,
+        channel_id: int | None = None,
+    ) -> FakeInteraction:
+        """Sends an application command exactly as given, unchecked: what a modified client
+        (or a bug in Discord) could send. `options` is the wire list, subcommands included;
+        the command is looked up by name in the guild, or among all commands for a DM."""
+        channel = self.channels[self.channel_id if channel_id is None else channel_id]
+        scopes = [channel.guild_id] if channel.guild_id is not None else list(self.commands)
+        cmd = next(
+            c
+            for scope in scopes
+            for c in self.commands.get(scope, {}).values()
+            if c["name"] == command
+        )
+        data: JSON = {"id": cmd["id"], "name": command, "type": 1, "options": options}
+        if cmd.get("guild_id"):
+            data["guild_id"] = cmd["guild_id"]
+        interaction = FakeInteraction(
+            self, type=INTERACTION_COMMAND, user=self.user(user), channel=channel, name=command
         )
         await self._send_interaction(interaction, data)
         return interaction
@@ -1319,6 +1392,11 @@ class FakeDiscord:
             ("DELETE", guild_cmds + r"/(?P<command_id>\d+)", self._delete_command),
             ("GET", app + r"/entitlements", self._empty_list),
             ("GET", app + r"/skus", self._empty_list),
+            ("GET", app + r"/emojis", self._list_app_emojis),
+            ("POST", app + r"/emojis", self._post_app_emoji),
+            ("GET", app + r"/emojis/(?P<emoji_id>\d+)", self._get_app_emoji),
+            ("PATCH", app + r"/emojis/(?P<emoji_id>\d+)", self._patch_app_emoji),
+            ("DELETE", app + r"/emojis/(?P<emoji_id>\d+)", self._delete_app_emoji),
             (
                 "POST",
                 r"/interactions/(?P<interaction_id>\d+)/(?P<token>[^/]+)/callback",
@@ -1576,6 +1654,101 @@ class FakeDiscord:
         return []
 
     async def _no_content(self, req: _Request) -> object:
+        return _NO_CONTENT
+
+    # --- REST: application emojis ------------------------------------------------------------
+
+    def add_app_emoji(self, name: str, image: bytes = b"\x89PNG\r\n\x1a\n") -> JSON:
+        """Gives the application an emoji without a REST call (an earlier run's upload)."""
+        return self._store_app_emoji(name, image)
+
+    def _store_app_emoji(self, name: str, image: bytes) -> JSON:
+        emoji: JSON = {
+            "id": str(self._ids.next()),
+            "name": name,
+            "roles": [],
+            "user": self.bot.payload(),
+            "require_colons": True,
+            "managed": False,
+            "animated": image.startswith(b"GIF8"),
+            "available": True,
+        }
+        self.app_emojis[int(emoji["id"])] = emoji
+        self.app_emoji_images[int(emoji["id"])] = image
+        return emoji
+
+    def _app_emoji(self, req: _Request) -> JSON:
+        self._command_scope(req)  # the application must be ours
+        emoji = self.app_emojis.get(req.int_param("emoji_id"))
+        if emoji is None:
+            raise _unknown("Emoji", 10014)
+        return emoji
+
+    def _app_emoji_name_error(self, name: Any, keep: int | None = None) -> str | None:
+        if not isinstance(name, str) or not 2 <= len(name) <= 32:
+            return "Must be between 2 and 32 in length."
+        if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+            return "String value did not match validation regex."
+        if any(e["name"] == name and int(e["id"]) != keep for e in self.app_emojis.values()):
+            return "An application emoji with this name already exists."
+        return None
+
+    @staticmethod
+    def _app_emoji_image(image: Any) -> tuple[bytes | None, str | None]:
+        """Decodes a data URI as Discord does: PNG, JPEG, GIF or WebP, at most 256 KiB."""
+        if not isinstance(image, str):
+            return None, "Invalid image data"
+        match = re.fullmatch(r"data:image/(png|jpeg|gif|webp);base64,(.*)", image, re.S)
+        if match is None:
+            return None, "Invalid image data"
+        try:
+            data = base64.b64decode(match[2], validate=True)
+        except ValueError:
+            return None, "Invalid image data"
+        magic = {"png": b"\x89PNG", "jpeg": b"\xff\xd8\xff", "gif": b"GIF8", "webp": b"RIFF"}
+        if not data.startswith(magic[match[1]]):
+            return None, "Invalid image data"
+        if len(data) > 256 * 1024:
+            return None, "File cannot be larger than 256.0 kb."
+        return data, None
+
+    async def _list_app_emojis(self, req: _Request) -> JSON:
+        self._command_scope(req)
+        return {"items": list(self.app_emojis.values())}
+
+    async def _get_app_emoji(self, req: _Request) -> JSON:
+        return self._app_emoji(req)
+
+    async def _post_app_emoji(self, req: _Request) -> JSON:
+        self._command_scope(req)
+        body = req.body if isinstance(req.body, dict) else {}
+        errors: dict[str, str] = {}
+        name_error = self._app_emoji_name_error(body.get("name"))
+        if name_error:
+            errors["name"] = name_error
+        image, image_error = self._app_emoji_image(body.get("image"))
+        if image_error:
+            errors["image"] = image_error
+        if errors or image is None:
+            raise ApiError(400, 50035, "Invalid Form Body", errors)
+        if len(self.app_emojis) >= 2000:
+            raise ApiError(400, 30018, "Maximum number of emojis reached (2000)")
+        self.app_emoji_uploads.append(body["name"])
+        return self._store_app_emoji(body["name"], image)
+
+    async def _patch_app_emoji(self, req: _Request) -> JSON:
+        emoji = self._app_emoji(req)
+        name = (req.body or {}).get("name", emoji["name"])
+        error = self._app_emoji_name_error(name, keep=int(emoji["id"]))
+        if error:
+            raise ApiError(400, 50035, "Invalid Form Body", {"name": error})
+        emoji["name"] = name
+        return emoji
+
+    async def _delete_app_emoji(self, req: _Request) -> object:
+        emoji = self._app_emoji(req)
+        del self.app_emojis[int(emoji["id"])]
+        del self.app_emoji_images[int(emoji["id"])]
         return _NO_CONTENT
 
     # --- REST: interactions -------------------------------------------------------------------
@@ -1843,7 +2016,12 @@ class FakeDiscord:
     def _store(self, message: FakeMessage) -> FakeMessage:
         self.messages[message.id] = message
         self._notify()
+        self._observe(message)
         return message
+
+    def _observe(self, message: FakeMessage) -> None:
+        for observer in self.observers:
+            observer(message)
 
     def _uploads(
         self, files: list[tuple[str, str, bytes]], channel_id: int
@@ -1943,6 +2121,7 @@ class FakeDiscord:
         message.files.update({att["id"]: data for att, data in uploads})
         message.edited_at = _now()
         self._notify()
+        self._observe(message)
 
 
 __all__ = [

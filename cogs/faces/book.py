@@ -1,0 +1,174 @@
+"""Keeps the card faces uploaded as the application's own emojis and says how to show each one.
+
+    book = FaceBook(client, enabled=settings.card_emojis)
+    book.start()            # in setup_hook (after login): returns at once
+    book.text("uno_R7_v1")  # "<:uno_R7_v1:123>" once uploaded, None until then (show text)
+
+At start it lists the application's emojis (one REST call), then uploads, one at a time in a
+background task, only the faces that are missing: a changed face has a new artwork version in
+its name, so it is missing too. discord.py waits out 429s by itself. Once a face's current
+version is up, older versions of it are deleted. The first failure is logged (once) and ends
+the task: faces that are not up stay text until the next start tries again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Sequence
+
+import discord
+
+from cogs.faces import art, catalog
+
+log = logging.getLogger(__name__)
+
+
+class FaceBook:
+    """The faces available as emojis, by name; a ``catalog.FaceLookup`` for the renderers."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        *,
+        enabled: bool = True,
+        faces: Sequence[str] | None = None,
+        draw: Callable[[str], bytes] = art.png,
+    ) -> None:
+        self.client = client
+        self.enabled = enabled
+        self.faces = list(faces if faces is not None else catalog.all_faces())
+        self.uploaded: list[str] = []  # faces this instance uploaded, in order
+        self.deleted: list[str] = []  # older versions this instance removed
+        self.failed = False
+        self._draw = draw
+        self._shown: dict[str, discord.Emoji] = {}  # stem -> emoji to show (newest version)
+        self._old: list[discord.Emoji] = []  # older versions, deleted once replaced
+        self._task: asyncio.Task[None] | None = None
+
+    # --- lookups (cheap, no I/O: called while rendering every message) ---------------------
+
+    def emoji(self, name: str) -> discord.Emoji | None:
+        """The uploaded emoji for this face (an older artwork version while the new one is
+        on its way), or None."""
+        if not self.enabled:
+            return None
+        parts = catalog.split_name(name)
+        return None if parts is None else self._shown.get(parts[0])
+
+    def text(self, name: str) -> str | None:
+        """``<:name:id>`` for message text, or None: show today's text instead."""
+        emoji = self.emoji(name)
+        return None if emoji is None else str(emoji)
+
+    def partial(self, name: str) -> discord.PartialEmoji | None:
+        """For a button or a select option."""
+        emoji = self.emoji(name)
+        return None if emoji is None else discord.PartialEmoji(name=emoji.name, id=emoji.id)
+
+    def url(self, name: str) -> str | None:
+        """The emoji's public image address, for an embed thumbnail."""
+        emoji = self.emoji(name)
+        return None if emoji is None else emoji.url
+
+    @property
+    def ready(self) -> bool:
+        """Every face is up in its current version."""
+        return all(self._is_current(name) for name in self.faces)
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Starts the background sync once (after login: it needs the application id)."""
+        if self.enabled and self._task is None:
+            self._task = asyncio.create_task(self._run(), name="card-faces")
+
+    async def wait(self) -> None:
+        """Until the background sync has finished (tests and tools; the bot never waits)."""
+        if self._task is not None:
+            await asyncio.shield(self._task)
+
+    async def close(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        try:
+            await self.sync()
+        except Exception as exc:  # a background task: nobody else would see it
+            self._fail("card faces: sync stopped", exc)
+
+    async def sync(self) -> None:
+        """Lists, uploads what is missing, deletes what was replaced."""
+        self._index(await self.client.fetch_application_emojis())
+        missing = [name for name in self.faces if not self._is_current(name)]
+        if missing:
+            log.info("card faces: uploading %d of %d", len(missing), len(self.faces))
+        for position, name in enumerate(missing):
+            if not await self._upload(name):
+                log.info("card faces: %d not uploaded, shown as text", len(missing) - position)
+                return
+        await self._delete_replaced()
+        if missing:
+            log.info("card faces: all %d uploaded", len(self.faces))
+
+    # --- steps -----------------------------------------------------------------------------
+
+    def _index(self, emojis: Sequence[discord.Emoji]) -> None:
+        """Remembers our faces among the application's emojis, newest version per card."""
+        best: dict[str, tuple[int, discord.Emoji]] = {}
+        for emoji in emojis:
+            parts = catalog.split_name(emoji.name)
+            if parts is None:
+                continue  # not ours: left alone
+            stem, version = parts
+            if stem not in best or version > best[stem][0]:
+                if stem in best:
+                    self._old.append(best[stem][1])
+                best[stem] = (version, emoji)
+            else:
+                self._old.append(emoji)
+        self._shown = {stem: emoji for stem, (_, emoji) in best.items()}
+
+    def _is_current(self, name: str) -> bool:
+        emoji = self.emoji(name)
+        return emoji is not None and emoji.name == name
+
+    async def _upload(self, name: str) -> bool:
+        try:
+            image = await asyncio.to_thread(self._draw, name)  # keeps the event loop free
+            emoji = await self.client.create_application_emoji(name=name, image=image)
+        except (discord.HTTPException, discord.MissingApplicationID) as exc:
+            self._fail(f"card faces: could not upload {name}", exc)
+            return False
+        parts = catalog.split_name(name)
+        assert parts is not None
+        replaced = self._shown.get(parts[0])
+        if replaced is not None and replaced.id != emoji.id:
+            self._old.append(replaced)
+        self._shown[parts[0]] = emoji
+        self.uploaded.append(name)
+        return True
+
+    async def _delete_replaced(self) -> None:
+        """Deletes older versions of faces whose current version is up."""
+        for emoji in list(self._old):
+            parts = catalog.split_name(emoji.name)
+            if parts is None or not self._is_current(f"{parts[0]}_v{catalog.ART_VERSION}"):
+                continue
+            try:
+                await emoji.delete()
+            except discord.HTTPException as exc:
+                self._fail(f"card faces: could not delete {emoji.name}", exc)
+                return
+            self._old.remove(emoji)
+            self.deleted.append(emoji.name)
+
+    def _fail(self, what: str, exc: BaseException) -> None:
+        """Logs the first failure as a warning; later ones only at debug level."""
+        level = logging.DEBUG if self.failed else logging.WARNING
+        log.log(level, "%s: %s; cards are shown as text until a restart", what, exc)
+        self.failed = True
