@@ -177,6 +177,29 @@ class Table:
                 message = self.dm_message(player)
         raise AssertionError(f"{action_id} was never applied")
 
+    async def act_once(self, player: str, action_id: str) -> Any:
+        """Open the picker and click through to ``action_id``, returning the answer to the
+        click that names it, applied or not (for refusals and failures)."""
+        member = self.members[player]
+        table = self.table_message()
+        play = next(c for c in controls(table) if target_of(c.custom_id) == ids.ROOT)
+        message = (await member.click(table, custom_id=play.custom_id)).response
+        for _ in range(6):
+            step = self._next_control(message, action_id)
+            assert step is not None, f"no control leads to {action_id!r}: {controls(message)}"
+            control, value = step
+            if control.kind == "button":
+                result = await member.click(message, custom_id=control.custom_id)
+                final = target_of(control.custom_id) == action_id
+            else:
+                values = value if isinstance(value, list) else [value]
+                result = await member.select(message, values, custom_id=control.custom_id)
+                final = value == action_id or control.custom_id.startswith("k:")
+            if final:
+                return result
+            message = result.response or message
+        raise AssertionError(f"never reached {action_id}")
+
     def _next_control(self, message: Any, action_id: str) -> tuple[Control, Any] | None:
         for control in controls(message):
             if control.disabled:
