@@ -7,6 +7,7 @@ a table button, the "Play" picker (ephemeral) step by step, or the buttons in th
 from __future__ import annotations
 
 import random
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,7 +84,27 @@ class Table:
 
     @classmethod
     async def start(
-        cls, env: Any, kind: str, players: int, channel_name: str = "games", **options: Any
+        cls,
+        env: Any,
+        kind: str,
+        players: int,
+        channel_name: str = "games",
+        seed: int | None = None,
+        **options: Any,
+    ) -> Table:
+        """A started game; ``seed`` pins its deal (/newgame draws it as secrets.randbits(63))."""
+        if seed is None:
+            return await cls._start(env, kind, players, channel_name, **options)
+        draw = secrets.randbits
+        secrets.randbits = lambda bits: seed if bits == 63 else draw(bits)  # type: ignore[assignment]
+        try:
+            return await cls._start(env, kind, players, channel_name, **options)
+        finally:
+            secrets.randbits = draw  # type: ignore[assignment]
+
+    @classmethod
+    async def _start(
+        cls, env: Any, kind: str, players: int, channel_name: str, **options: Any
     ) -> Table:
         guild = env.guild if env._guilds else env.create_guild()
         channel = guild.create_text_channel(channel_name)
@@ -251,6 +272,8 @@ class Table:
             ways = ["picker", "table"]
             if seat is not None and not seat.dm_closed and self.dm_message(player) is not None:
                 ways.append("dm")
+            if session.hosted.renderer.is_table_only(action_id):
+                ways = ["table"]  # catching someone is only ever on the table
             await self.act(player, action_id, via=rng.choice(ways))
             moves += 1
             if check is not None:
