@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,9 +25,10 @@ async def make_bot(db_path: Path):
     """
     made: list[CardBot] = []
 
-    def make() -> CardBot:
+    def make(**settings: Any) -> CardBot:
         # Bots move without a pause in tests; the rest keeps its production defaults.
-        bot = create_bot(Settings(token="test-token", database_path=str(db_path), bot_pause=0))
+        settings.setdefault("bot_pause", 0)
+        bot = create_bot(Settings(token="test-token", database_path=str(db_path), **settings))
         made.append(bot)
         return bot
 

@@ -240,8 +240,10 @@ class Table:
         return None
 
     async def _check_applied(self, before: int, result: Any, action_id: str) -> None:
-        session = await self.session()
-        assert session.version == before + 1 or session.row.status == "finished", (
+        """The move is the next one in the log (bots may have moved after it)."""
+        moves = await self.bot.store.moves(self.game_id)
+        applied = [action for seq, _, action in moves if seq == before + 1]
+        assert applied == [action_id], (
             f"{action_id} not applied: {result.response and result.response.content}"
         )
 
@@ -253,12 +255,26 @@ class Table:
         prefer: tuple[str, ...] = ("play", "uno", "color", "accept", "pass"),
     ) -> int:
         """Random legal moves through a mix of table, picker and DM, to the end."""
-        moves = 0
+        moves = waits = 0
         while not (await self.game()).finished:
             assert moves < max_moves, "the game did not end"
             game = await self.game()
-            able = [p for p in game.actors() if game.legal_actions(p)]
-            assert able, "nobody can act"
+            session = await self.session()
+            # Members play through the UI; bot seats move by themselves (on their clocks).
+            able = [
+                p
+                for p in game.actors()
+                if game.legal_actions(p)
+                and p in self.members
+                and (s := session.seat(int(p))) is not None
+                and not s.is_bot
+            ]
+            if not able:
+                assert session.bots, "nobody can act"
+                waits += 1
+                assert waits < 50, "the bots never moved"
+                await self.env.advance_time(10)  # a bot waiting out an UNO call, say
+                continue
             player = rng.choice(able)
             legal = game.legal_actions(player)
             # Mostly purposeful moves (a uniformly random UNO round lasts ~2,000 moves).
@@ -279,6 +295,22 @@ class Table:
             if check is not None:
                 await check(self)
         return moves
+
+    async def assert_no_secrets(self) -> None:
+        """No public message shows a hand, a private note, or the words of one."""
+        session = await self.session()
+        game = await self.game()
+        renderer = session.hosted.renderer
+        public = "\n".join(message_text(m) for m in self.public_messages())
+        for marker in ("Your hand", "Only you can see", "You drew", "You gave", "gave you"):
+            assert marker not in public, f"{marker!r} in public"
+        for player in game.players:
+            hand = game.view(player)["hand"]
+            if len(hand) >= 2:
+                assert renderer.hand_text(hand) not in public, f"{player}'s hand in public"
+            for note in session.notes(int(player)):
+                if note.startswith("You"):
+                    assert note not in public, f"a private note in public: {note}"
 
     def public_messages(self) -> list[discord.Message]:
         return [m for m in self.channel.history() if not m.flags.ephemeral]

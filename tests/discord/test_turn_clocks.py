@@ -1,0 +1,207 @@
+"""A game never stalls: turn timers with strikes, "I'm back", nudges, leaving and kicking,
+and clocks that survive a restart exactly once."""
+
+from __future__ import annotations
+
+from tests.discord.driver import Table, message_text
+
+TIMER = 30  # seconds per turn in these tests
+NUDGE = 20  # the production default: remind after 20 s
+
+
+async def current(table: Table) -> str:
+    session = await table.session()
+    game = await table.game()
+    return session.hosted.awaited(game)[0]
+
+
+async def a_move(table: Table, player: str) -> str:
+    legal = (await table.game()).legal_actions(player)
+    plays = [a.id for a in legal if a.id.startswith("play")]
+    return plays[0] if plays else legal[0].id
+
+
+async def stop_clocks(env) -> None:
+    """The bot's clock loop stops as in a dying process (a simulated restart would first let
+    every pending clock run: that is the simulator draining, not the bot)."""
+    await env.bot.get_cog("Timers").cog_unload()
+
+
+def nudges(table: Table) -> list:
+    return [m for m in table.public_messages() if "your turn in" in (m.content or "")]
+
+
+async def test_an_absent_member_times_out_three_times_then_comes_back(simcord_env) -> None:
+    table = await Table.start(simcord_env, "uno", 2, seed=5, turn_timer=TIMER)
+    ann, bea = table.members
+    # Get to ann's turn with bea moving whenever it is hers.
+    timeouts = 0
+    while timeouts < 3:
+        player = await current(table)
+        if player == bea:
+            await table.act(bea, await a_move(table, bea), via="dm")
+            continue
+        assert player == ann
+        seat = (await table.session()).seat(int(ann))
+        assert seat is not None and seat.strikes == timeouts and not seat.is_bot
+        # The table shows the deadline as a live countdown.
+        assert "Time runs out <t:" in message_text(table.table_message())
+        await simcord_env.advance_time(TIMER + 1)
+        timeouts += 1
+        log = (await table.session()).public_log
+        assert any(f"strike {timeouts} of 3" in line for line in log), log
+    session = await table.session()
+    seat = session.seat(int(ann))
+    assert seat is not None and seat.is_bot and seat.away == "timeout"
+    assert any("a bot is playing your seat" in (m.content or "") for m in table.public_messages())
+    # From now on ann's turns are played by the bot, at once.
+    for _ in range(3):
+        if (await table.game()).finished:
+            break
+        if await current(table) == bea:
+            await table.act(bea, await a_move(table, bea), via="dm")
+        assert await current(table) == bea or (await table.game()).finished
+    # "I'm back" on the table returns the seat: ann's next turn waits for her again.
+    back = await table.members[ann].click(table.table_message(), label="I'm back")
+    assert back.ephemeral and "Welcome back" in back.response.content
+    seat = (await table.session()).seat(int(ann))
+    assert seat is not None and not seat.is_bot and seat.strikes == 0
+    if not (await table.game()).finished:
+        await table.act(bea, await a_move(table, bea), via="dm")
+        assert await current(table) == ann
+
+
+async def test_a_nudge_comes_once_per_turn_and_replaces_the_last(simcord_env) -> None:
+    table = await Table.start(simcord_env, "uno", 2, seed=9, turn_timer=0)
+    # Whoever is first moves within the grace: no nudge for them.
+    first = await current(table)
+    await simcord_env.advance_time(NUDGE - 5)
+    await table.act(first, await a_move(table, first), via="dm")
+    assert nudges(table) == []
+    # The next player waits: one nudge after the grace, pinging exactly them.
+    waiting = await current(table)
+    await simcord_env.advance_time(NUDGE + 1)
+    (nudge,) = nudges(table)
+    assert f"<@{waiting}>" in nudge.content and "/channels/" in nudge.content
+    stored = simcord_env.backend.get_message(table.channel.id, nudge.id)
+    assert set(stored.ping_user_ids) == {int(waiting)}
+    # Not repeated for the same turn.
+    await simcord_env.advance_time(5 * NUDGE)
+    assert len(nudges(table)) == 1
+    # The next slow turn's nudge replaces it (the old one is deleted).
+    await table.act(waiting, await a_move(table, waiting), via="dm")
+    other = await current(table)
+    await simcord_env.advance_time(NUDGE + 1)
+    shown = nudges(table)
+    assert len(shown) == 1 and shown[0].id != nudge.id and f"<@{other}>" in shown[0].content
+    # A player can turn them off, from the nudge itself.
+    off = await table.members[other].click(shown[0], label="Stop reminding me")
+    assert off.ephemeral and "won't ping you" in off.response.content
+    seen = {m.id for m in nudges(table)}
+    for _ in range(4):  # a few more slow turns: nobody reminds them any more
+        if (await table.game()).finished:
+            break
+        player = await current(table)
+        await simcord_env.advance_time(NUDGE + 1)
+        await table.act(player, await a_move(table, player), via="dm")
+    fresh = [m for m in nudges(table) if m.id not in seen]
+    assert fresh, "the other player was still reminded"
+    assert all(f"<@{other}>" not in m.content for m in fresh)
+
+
+async def test_leave_mid_turn_hands_the_seat_to_a_bot(simcord_env) -> None:
+    table = await Table.start(simcord_env, "uno", 3, seed=3)
+    mover = await current(table)
+    ask = await table.members[mover].slash(table.channel, "leave")
+    assert ask.ephemeral and "A bot will play your seat" in ask.response.content
+    done = await table.members[mover].click(ask.response, label="Leave the game")
+    assert done.ephemeral and "bot plays your seat" in done.response.content
+    session = await table.session()
+    seat = session.seat(int(mover))
+    assert seat is not None and seat.is_bot and seat.away == "left"
+    # The bot took the turn at once; the game goes on.
+    assert await current(table) != mover
+    assert any("left game" in (m.content or "") for m in table.public_messages())
+    # Leaving freely, they may come back.
+    back = await table.members[mover].slash(table.channel, "back")
+    assert back.ephemeral and "Welcome back" in back.response.content
+
+
+async def test_leave_in_a_simultaneous_phase_lets_the_bot_choose(simcord_env) -> None:
+    table = await Table.start(simcord_env, "warofsuits", 2, seed=4)
+    red, black = table.members
+    game = await table.game()
+    choice = next(a.id for a in game.legal_actions(red) if a.id.startswith("choose"))
+    await table.act(red, choice)
+    before = (await table.session()).version
+    ask = await table.members[black].slash(table.channel, "leave")
+    await table.members[black].click(ask.response, label="Leave the game")
+    session = await table.session()
+    # The bot made black's secret choice, the battle went on.
+    assert session.version > before
+    moves = await table.bot.store.moves(table.game_id)
+    assert moves[before][1] == int(black) and moves[before][2].startswith("choose:")
+
+
+async def test_kick_during_an_uno_window_and_last_member_leaving_abandons(simcord_env) -> None:
+    table = await Table.start(simcord_env, "uno", 3, seed=11)
+    ann, bea, cy = table.members
+    # Only the host (or a server manager) may kick.
+    refused = await table.members[bea].slash(table.channel, "kick", member=table.members[cy])
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    kicked = await table.members[ann].slash(table.channel, "kick", member=table.members[cy])
+    assert kicked.ephemeral and "bot plays that seat" in kicked.response.content
+    seat = (await table.session()).seat(int(cy))
+    assert seat is not None and seat.is_bot and seat.away == "kicked"
+    # A kicked member cannot take the seat back.
+    back = await table.members[cy].slash(table.channel, "back")
+    assert back.ephemeral and "can't return" in back.response.content
+    # The last members leave: the game ends as abandoned, no winner counted.
+    for member in (bea, ann):
+        ask = await table.members[member].slash(table.channel, "leave")
+        await table.members[member].click(ask.response, label="Leave the game")
+    session = await table.session()
+    assert session.row.status == "cancelled" and session.row.ended_reason == "abandoned"
+    assert any("abandoned" in (m.content or "") for m in table.public_messages())
+    assert await table.bot.store.stats(table.channel.guild.id, int(ann)) == {}
+
+
+async def test_a_bot_move_due_across_a_restart_is_made_once(simcord_env, make_bot) -> None:
+    # A long pause: the simulator also fires virtual timers once as much real time has passed.
+    await simcord_env.restart_bot(make_bot(bot_pause=40))
+    table = await Table.start(simcord_env, "haymaker", 1, bots=1, seed=8)
+    human = next(iter(table.members))
+    if await current(table) == human:
+        await table.act(human, await a_move(table, human))
+    else:
+        await simcord_env.advance_time(41)  # the bot attacks first; then it is the member's turn
+        await table.act(human, await a_move(table, human))
+    session = await table.session()
+    before, bot = session.version, session.bots[0]
+    assert await current(table) == bot and "bot" in session.row.clocks
+    await simcord_env.advance_time(10)
+    assert (await table.session()).version == before, "moved too early"
+    await stop_clocks(simcord_env)  # the process dies before the move falls due
+    await simcord_env.restart_bot(make_bot(bot_pause=40))
+    assert (await table.session()).version == before, "moved during the restart"
+    await simcord_env.advance_time(31)
+    moves = await table.bot.store.moves(table.game_id)
+    assert [str(u) for seq, u, _ in moves if seq == before + 1] == [bot]
+    game = await table.game()
+    replay = game.copy()  # the stored state is the log replayed (no move twice)
+    assert replay.to_dict() == game.to_dict()
+
+
+async def test_a_turn_deadline_across_a_restart_times_out_once(simcord_env, make_bot) -> None:
+    table = await Table.start(simcord_env, "haymaker", 2, seed=8, turn_timer=TIMER)
+    player = await current(table)
+    before = (await table.session()).version
+    await simcord_env.advance_time(TIMER - 10)
+    await stop_clocks(simcord_env)  # the process dies before the deadline
+    await simcord_env.restart_bot(make_bot())
+    await simcord_env.advance_time(15)
+    moves = await table.bot.store.moves(table.game_id)
+    made = [(seq, str(u)) for seq, u, _ in moves if seq > before]
+    assert made == [(before + 1, player)], made  # one timeout, for the absent player
+    seat = (await table.session()).seat(int(player))
+    assert seat is not None and seat.strikes == 1
