@@ -27,6 +27,8 @@ async def test_a_failing_slash_command_gets_a_kind_private_answer(
     monkeypatch.setattr(simcord_env.bot.store, "open_games_in_guild", broken)
     with caplog.at_level(logging.ERROR):
         result = await ann.slash(channel, "games")
+    # The injected failure reached the command error handler (and only that one).
+    assert [type(e.__cause__ or e).__name__ for e in simcord_env.errors] == ["RuntimeError"]
     assert result.ephemeral and result.response.content == OOPS
     assert "/games failed: RuntimeError" in caplog.text
     assert secret not in caplog.text
