@@ -93,7 +93,9 @@ class IHaveItRenderer(Renderer):
         if reason == "last with cards":
             return "as the last player with cards"
         goal = view.get("goal")
-        return f"by collecting {goal}" if goal else "by collecting four of a rank or seven of a suit"
+        if goal:
+            return f"by collecting {goal}"
+        return "by collecting four of a rank or seven of a suit"
 
     def result_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
         winners = view.get("winners", [])

@@ -48,9 +48,7 @@ MESSAGE = 4  # interaction callback: a new (here ephemeral) message
 class BotProcess:
     """The real bot as a subprocess; output goes to a log file shown when the test fails."""
 
-    def __init__(
-        self, fake: FakeDiscord, workdir: Path, env: dict[str, str] | None = None
-    ) -> None:
+    def __init__(self, fake: FakeDiscord, workdir: Path, env: dict[str, str] | None = None) -> None:
         self.fake = fake
         self.db_path = workdir / "bot.db"
         self.log_path = workdir / "bot.log"
@@ -342,7 +340,8 @@ class Table:
                         return Final(picker, cid)
                     if action.startswith(target + ":") and step is None:
                         step = (cid, target, comp["type"] == 3)
-            assert step is not None, f"{action!r} is not offered: {picker.custom_ids()} {picker.text}"
+            offered = f"{picker.custom_ids()} {picker.text}"
+            assert step is not None, f"{action!r} is not offered: {offered}"
             cid, target, is_select = step
             if is_select:
                 ix = await self.fake.select(user, picker.id, cid, [target])
