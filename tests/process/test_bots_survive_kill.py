@@ -1,0 +1,81 @@
+"""A game with bot seats survives kill -9 while a bot's move is pending.
+
+The real bot.py on the fake Discord: one member and two bots play UNO (to 50). The bot process
+is SIGKILLed right after the member's move, while the bots' moves are still waiting out their
+pause; after the restart the bots move, the game goes on to its end, and the move log holds
+every move exactly once (the stored state equals its replay).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.fakediscord import FakeDiscord
+from tests.process.harness import STEP, UPDATE, BotProcess, Table, check_log, read_game
+
+PAUSE = "0.4"  # seconds a bot waits before its move
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
+    process = BotProcess(fake, tmp_path, env={"BOT_PAUSE_SECONDS": PAUSE})
+    try:
+        await process.start()
+        yield process
+    finally:
+        await process.kill()
+        print(f"--- bot output ---\n{process.output()[-8000:]}")
+
+
+async def test_kill_9_with_a_bot_move_pending(fake: FakeDiscord, bot: BotProcess) -> None:
+    async with asyncio.timeout(150):
+        ix = await fake.slash(
+            "alice", "newgame uno", {"bots": 2, "target": 50, "turn_timer": 0}
+        )
+        lobby = (await ix.response(timeout=STEP)).message
+        assert lobby is not None
+        game_id = int(lobby.component(prefix="l:")["custom_id"].split(":")[1])
+        start = await fake.click("alice", lobby.id, f"l:{game_id}:start")
+        assert (await start.response(timeout=STEP)).type == UPDATE
+        table = Table(fake, bot, game_id, 3, players=("alice",))
+        alice = str(fake.user_id("alice"))
+        kills = 0
+        for _ in range(400):
+            snap = table.snap()
+            if snap.status != "active":
+                break
+            game = snap.game()
+            if not game.legal_actions(alice) or game.view()["current"] != alice:
+                await asyncio.sleep(0.1)  # the bots are thinking (0.4 s each)
+                continue
+            player, action, _ = table.next_move()
+            if player != alice:
+                continue
+            user, version, _, final = await table.prepare(player, action, False)
+            ix = await table.fire(user, final)
+            rec = await ix.response(timeout=STEP)
+            assert rec.type in (UPDATE, 4), rec
+            if kills < 3 and table.snap().version == version + 1:
+                # A bot's move is pending (it waits out its pause): kill, restart.
+                bot.kill_now()
+                await bot.restart()
+                kills += 1
+                after = read_game(bot.db_path, game_id)
+                assert after.version == version + 1, "the member's answered move was lost"
+        final_snap = read_game(bot.db_path, game_id)
+        assert kills == 3
+        assert final_snap.status == "finished", "the game did not go on to its end"
+        # No move lost or doubled: the log replays exactly to the stored state.
+        check_log(final_snap, list(final_snap.moves))
+        assert {u for _, u, _ in final_snap.moves} <= {int(alice), -1, -2}
+        assert "Traceback" not in bot.output()
