@@ -26,10 +26,7 @@ async def test_moves_in_two_games_at_the_same_instant_both_commit(store: Store) 
     games = [await started(store, channel) for channel in (10, 11)]
     for version in range(40):
         results = await asyncio.gather(
-            *(
-                store.record_move(g, version, 100, "draw", {"n": version + 1}, {})
-                for g in games
-            ),
+            *(store.record_move(g, version, 100, "draw", {"n": version + 1}, {}) for g in games),
             return_exceptions=True,
         )
         assert results == [version + 1, version + 1]
