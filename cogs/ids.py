@@ -4,7 +4,8 @@ buttons keep working after a restart with nothing registered per message.
 - ``g:<game>:<version>:<target>``  act: ``target`` is a legal action id (apply it), a prefix of
   several (open the next step of the picker), or ``*`` (the whole picker).
 - ``s:<game>:<version>[:<n>]``      a select whose chosen value is such a target.
-- ``k:<game>:<version>:<action>``  a multi-select for a Pick action: applies ``action:a.b.c``.
+- ``k:<game>:<version>:<action>[~n]``  a multi-select for a Pick action: applies
+  ``action:a.b.c`` (``~n`` numbers several selects for one action, e.g. one per suit).
 - ``h:<game>``                     "My hand": the clicker's hand and moves, ephemeral.
 - ``l:<game>:<verb>``              lobby: join, leave, start, cancel, addbot, rmbot, level.
 - ``b:<game>``                     "I'm back": take your seat back from the bot.
@@ -30,7 +31,9 @@ SELECTS = frozenset("sk")  # prefixes carried by select menus; the others by but
 _PATTERNS = {
     "g": re.compile(r"(?P<game>\d{1,19}):(?P<version>\d{1,9}):(?P<rest>[\x21-\x7e]{1,80})"),
     "s": re.compile(r"(?P<game>\d{1,19}):(?P<version>\d{1,9})(?::\d{1,2})?"),
-    "k": re.compile(r"(?P<game>\d{1,19}):(?P<version>\d{1,9}):(?P<rest>[\x21-\x7e]{1,80})"),
+    "k": re.compile(
+        r"(?P<game>\d{1,19}):(?P<version>\d{1,9}):(?P<rest>[\x21-\x7d\x7f]{1,80}?)(?:~\d)?"
+    ),
     "h": re.compile(r"(?P<game>\d{1,19})"),
     "l": re.compile(rf"(?P<game>\d{{1,19}}):(?P<rest>{'|'.join(LOBBY_VERBS)})"),
     "b": re.compile(r"(?P<game>\d{1,19})"),
@@ -73,8 +76,9 @@ def select(game: int, version: int, n: int | None = None) -> str:
     return f"s:{game}:{version}" + (f":{n}" if n is not None else "")
 
 
-def pick(game: int, version: int, action: str) -> str:
-    return _checked(f"k:{game}:{version}:{action}")
+def pick(game: int, version: int, action: str, n: int | None = None) -> str:
+    """A multi-select applying ``action``; ``n`` tells apart several for one action."""
+    return _checked(f"k:{game}:{version}:{action}" + (f"~{n}" if n is not None else ""))
 
 
 def hand(game: int) -> str:

@@ -130,7 +130,15 @@ class Play(commands.Cog):
                 if origin == "dm":
                     self.presenter.answered_dm(session, user_id)
             else:
-                await reply(interaction, STALE_TABLE)
+                # A public button pressed again (Ready twice...) is better explained than
+                # called stale, when the game can say why it is not open to this player.
+                legal = {a.id for a in game.legal_actions(player)}
+                explained = None
+                if target not in legal and target != ids.ROOT:
+                    explained = session.hosted.renderer.explain(
+                        session.view(None), player, target, session.names
+                    )
+                await reply(interaction, explained or STALE_TABLE)
             return None
 
         seat = session.seat(user_id)
@@ -160,7 +168,7 @@ class Play(commands.Cog):
         try:
             applied = await self.sessions.apply(session, user_id, target, now())
         except IllegalAction as error:
-            await reply(interaction, humanize(str(error), session.names))
+            await reply(interaction, refusal(session, player, target, str(error)))
             return None
         except StaleVersion:
             await reply(interaction, STALE_TABLE)
@@ -194,6 +202,8 @@ class Play(commands.Cog):
             endings = self.bot.get_cog("Endings")
             if endings is not None:
                 jobs.append(endings.announce)  # type: ignore[attr-defined]
+        if applied.new_round:
+            jobs.append(self.post_round_summary)
         for change in applied.seat_changes:
             if change.away == "timeout":
                 jobs.append(
@@ -206,6 +216,13 @@ class Play(commands.Cog):
                 )
         self.presenter.update(session, jobs=jobs)
         self.bot.wake_timers()
+
+    async def post_round_summary(self, session: Session) -> None:
+        """A round ended and the game goes on: who went out, the hands that scored, the
+        scores (once, in the channel)."""
+        text = session.hosted.renderer.round_summary(session.view(None), session.names)
+        if text:
+            await self.presenter.post(session, text)
 
     async def on_hand(
         self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
@@ -230,6 +247,19 @@ class Play(commands.Cog):
             await reply(interaction, "There's no game in this channel.")
             return
         await self.show_hand(interaction, row.id)
+
+
+GENERIC = ("It is not your turn.", "That move is not available right now.")
+
+
+def refusal(session: Session, player: str, action_id: str, engine_says: str) -> str:
+    """The engine's reason when it is specific; else the game's own explanation of who may."""
+    names = session.names
+    if engine_says in GENERIC:
+        explained = session.hosted.renderer.explain(session.view(None), player, action_id, names)
+        if explained:
+            return explained
+    return humanize(engine_says, names)
 
 
 def private_notice(session: Session, applied: Applied, player: str) -> str | None:

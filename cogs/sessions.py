@@ -152,6 +152,7 @@ class Applied:
     events: list[Event]
     version: int
     seat_changes: list[SeatChange]
+    new_round: bool = False  # the move ended a round and the game goes on
 
 
 class Sessions:
@@ -252,7 +253,12 @@ class Sessions:
         for change in changes:
             if change.away == "timeout":
                 events.append(Event(f"{player} ran out of time three times: a bot plays for them."))
-        log = merge_log(session.row.log, events)
+        renderer = session.hosted.renderer
+        new_round = renderer.round_of(game.view(None)) != renderer.round_of(session.view(None))
+        before = session.row.log
+        if new_round and not game.finished:
+            before = {**before, "private": {}}  # last round's secrets are of no use any more
+        log = merge_log(before, events)
         version = session.version + 1
         log["seen"] = track_seen(log, game, version)
         status = "finished" if game.finished else "active"
@@ -292,7 +298,7 @@ class Sessions:
         )
         if game.finished:
             self.forget(session.id)
-        return Applied(events, version, changes)
+        return Applied(events, version, changes, new_round and not game.finished)
 
     def _seat_changes(self, session: Session, user_id: int, timed_out: bool) -> list[SeatChange]:
         seat = session.seat(user_id)

@@ -142,7 +142,9 @@ class Timers(commands.Cog):
         if not moves:
             return await self._recompute(session, moment)
         player, action = moves[0]
-        return await self._apply(session, int(player), action, moment)
+        # Said plainly, so a move made by the clock never reads like the player's own.
+        note = Event(f"⏰ Time's up: the clock moves for {player}.")
+        return await self._apply(session, int(player), action, moment, note=note)
 
     async def _time_out(self, session: Session, player: str, moment: float) -> bool:
         game = session.game

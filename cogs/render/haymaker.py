@@ -54,6 +54,19 @@ class HaymakerRenderer(Renderer):
             return humanize(label, names).replace("Block (", "Block: choose ").rstrip(")")
         return humanize(label, names)  # "hit": the engine says how many cards it costs
 
+    def pick_groups(self, action_id: str, options: list[str]) -> list[tuple[str, list[str]]]:
+        # A haymaker is two or more cards of one suit: one choice per suit, with its sum, so
+        # a mixed-suit haymaker cannot even be picked.
+        if action_id != "haymaker":
+            return []
+        groups = []
+        for s in SUITS:
+            cards = [c for c in options if c[-1] == s]
+            if len(cards) >= 2:
+                label = f"Haymaker in {SUIT_SYMBOLS[s]} (all of them: {strength(cards)})"
+                groups.append((label, cards))
+        return groups
+
     def is_table_action(self, action_id: str) -> bool:
         # Taking the hit is always offered to the defender and passing depends only on the
         # public "attacked last turn", so both may be public buttons. Attacks name cards, and

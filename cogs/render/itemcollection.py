@@ -72,6 +72,24 @@ class ItemCollectionRenderer(Renderer):
             return "👍 Keep my card"
         return humanize(label, names)
 
+    def explain(
+        self, view: dict[str, Any], player: str, action_id: str, names: Mapping[str, str]
+    ) -> str | None:
+        negotiating = view.get("phase") == "negotiation"
+        if action_id in ("high", "low"):
+            if not negotiating:
+                return "High or Low is chosen during the negotiation, which is over."
+            if view.get("mode"):
+                return f"The mode is already set to {view['mode'].capitalize()} this round."
+            starter = view.get("starting", "")
+            return f"Only {names.get(starter, starter)} chooses High or Low this round."
+        if action_id == "ready":
+            if not negotiating:
+                return "The negotiation is over: it's time to declare."
+            if player in view.get("ready", []):
+                return "You're already ready."
+        return super().explain(view, player, action_id, names)
+
     def is_table_action(self, action_id: str) -> bool:
         # Everybody may see who sets the mode and who is not ready yet. Claims, face-down
         # cards and the swap are chosen in the private picker (a card id names a card).

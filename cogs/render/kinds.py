@@ -9,6 +9,17 @@ from cogs.render.spec import Embed, clip
 from cogs.render.text import humanize, plural, standard_card
 
 
+def personal(prompt: str, reader: str | None, names: Mapping[str, str]) -> str:
+    """A prompt as its reader should see it: "ann to play…" in ann's hand is "Your turn: play…",
+    and "you" wherever else it names them."""
+    if reader is not None:
+        if prompt.startswith(f"{reader} to "):
+            rest = prompt[len(reader) + 4 :]
+            return f"**Your turn:** {humanize(rest, {**names, reader: 'you'})}"
+        return humanize(prompt, {**names, reader: "you"})
+    return humanize(prompt, names)
+
+
 class Renderer:
     """How one kind of game looks. Defaults work for any engine game."""
 
@@ -32,6 +43,33 @@ class Renderer:
             return names[segment]
         card = self.card(segment)
         return card if card != segment else segment.replace("_", " ").capitalize()
+
+    def pick_groups(self, action_id: str, options: list[str]) -> list[tuple[str, list[str]]]:
+        """Several-card choices split into groups, one select each (empty: one select)."""
+        return []
+
+    def round_of(self, view: dict[str, Any]) -> int | None:
+        """The round a game with rounds is in (private notes start afresh with each)."""
+        return None
+
+    def round_summary(self, view: dict[str, Any], names: Mapping[str, str]) -> str | None:
+        """What to post once when a round ends (the game goes on)."""
+        return None
+
+    def explain(
+        self, view: dict[str, Any], player: str, action_id: str, names: Mapping[str, str]
+    ) -> str | None:
+        """Why ``player`` may not do ``action_id`` now, saying who may (None: the engine's own
+        refusal says it best)."""
+        actors = [p for p in view.get("actors", []) if p != player]
+        if player not in view.get("actors", []) and actors:
+            who = " and ".join(names.get(p, p) for p in actors[:3])
+            return f"It's not your turn: the game is waiting for {who}."
+        return None
+
+    def group_label(self, prefix: str, names: Mapping[str, str]) -> str:
+        """The button for a step of the picker that leads to several actions."""
+        return self.segment(prefix.rsplit(":", 1)[-1], names)
 
     def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
         return humanize(label, names)
@@ -107,14 +145,19 @@ class Renderer:
 
     # -- the private hand -----------------------------------------------------------------
     def hand_embed(
-        self, view: dict[str, Any], names: Mapping[str, str], notes: list[str], where: str
+        self,
+        view: dict[str, Any],
+        names: Mapping[str, str],
+        notes: list[str],
+        where: str,
+        reader: str | None = None,
     ) -> Embed:
         hand = view.get("hand", [])
         lines = [f"**Your hand** ({plural(len(hand), 'card')}):", self.hand_text(hand)]
         lines += self.private_lines(view, names)
         prompt = view.get("prompt")
         if prompt and not view.get("finished"):
-            lines += ["", humanize(prompt, names)]
+            lines += ["", personal(prompt, reader, names)]
         if notes:
             lines += ["", "**Only you can see:**"]
             lines += [f"• {humanize(n, names)}" for n in notes[-5:]]

@@ -49,8 +49,7 @@ def options(
             action = members[0]
             out.append(Option(renderer.action_label(action.id, action.label, names), action.id))
         else:
-            last = key.rsplit(":", 1)[-1]
-            out.append(Option(renderer.segment(last, names), key))
+            out.append(Option(renderer.group_label(key, names), key))
     return out
 
 
@@ -90,16 +89,25 @@ def rows(
 def pick_rows(
     game_id: int, version: int, action: Action, renderer: Renderer, names: Mapping[str, str]
 ) -> list[Row]:
-    """A multi-select for a Pick action (a Haymaker block, several cards at once)."""
+    """Multi-selects for a Pick action (a Haymaker block, several cards at once): one over
+    every option, or one per group when the game groups them (a haymaker is of one suit)."""
     assert action.pick is not None
-    opts = action.pick.options[:MAX_SELECT_OPTIONS]
-    hi = min(action.pick.max, len(opts))
-    return [
-        Select(
-            custom_id=ids.pick(game_id, version, action.id),
-            placeholder=clip(renderer.action_label(action.id, action.label, names), 150),
-            options=[Choice(clip(renderer.segment(o, names), 100), o) for o in opts],
-            min_values=min(action.pick.min, hi),
-            max_values=hi,
-        )
+    pick = action.pick
+    groups = renderer.pick_groups(action.id, pick.options) or [
+        (renderer.action_label(action.id, action.label, names), pick.options)
     ]
+    rows: list[Row] = []
+    for n, (label, options) in enumerate(groups[:4]):
+        opts = options[:MAX_SELECT_OPTIONS]
+        hi = min(pick.max, len(opts))
+        custom_id = ids.pick(game_id, version, action.id, n if len(groups) > 1 else None)
+        rows.append(
+            Select(
+                custom_id=custom_id,
+                placeholder=clip(label, 150),
+                options=[Choice(clip(renderer.segment(o, names), 100), o) for o in opts],
+                min_values=min(pick.min, hi),
+                max_values=hi,
+            )
+        )
+    return rows

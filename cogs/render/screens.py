@@ -99,13 +99,17 @@ def table_screen(
     ``away``: some member's seat is played by a bot, so the table offers "I'm back".
     """
     view = game.view(None)
+    if status == "cancelled":
+        # Nobody is to move any more: no prompt, no turn marker, no buttons.
+        view = {**view, "actors": [], "prompt": None, "current": None, "window": []}
+        embed = renderer.table_embed(view, names, log, game_id)
+        embed.description = "⏹️ **This game was ended before its end.**\n" + embed.description
+        embed.footer = f"Game #{game_id} · ended early"
+        return Screen(embed=embed)
     embed = renderer.table_embed(view, names, log, game_id)
     if deadline is not None and not game.finished and status == "active":
         # Discord renders <t:…:R> as a live countdown in every client.
         embed.description += f"\n⏳ Time runs out <t:{int(deadline)}:R>"
-    if status == "cancelled":
-        embed.footer = f"Game #{game_id} · ended early"
-        return Screen(embed=embed)
     if game.finished:
         return Screen(embed=embed)
     content = None
@@ -158,7 +162,7 @@ def hand_screen(
     game" (on the DM and "My hand", not in the move picker).
     """
     view = game.view(player)
-    embed = renderer.hand_embed(view, names, notes, where)
+    embed = renderer.hand_embed(view, names, notes, where, reader=player)
     playing = status == "active" and not game.finished
     actions = game.legal_actions(player) if playing and not away else []
     # Moves only ever made on the table (catching someone) stay off the hand.

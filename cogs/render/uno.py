@@ -58,19 +58,63 @@ class UnoRenderer(Renderer):
             return names[segment]
         if segment in COLOURS:
             return colour_name(segment)
+        if segment.startswith("WC"):
+            return card_name(segment)
         # Pick options name the k-th copy of a card "R5_2".
         return card_name(segment.split("_", 1)[0])
+
+    def round_of(self, view: dict[str, Any]) -> int | None:
+        return int(view.get("round") or 0)
+
+    def round_summary(self, view: dict[str, Any], names: Mapping[str, str]) -> str | None:
+        last = view.get("last_round")
+        if not last or view.get("finished"):
+            return None
+        winner = last["winner"]
+        who = names.get(winner, winner)
+        how = (
+            "nobody could play or draw, and had the fewest points"
+            if last.get("deadlock")
+            else ("went out")
+        )
+        lines = [f"🏁 **Round {last['round']}**: {who} {how}."]
+        hands = last.get("hands", {})
+        for p in view["players"]:
+            if p == winner:
+                continue
+            cards = ", ".join(card_name(c) for c in hands.get(p, [])) or "no cards"
+            lines.append(f"• {names.get(p, p)}: {cards} — {last['points'].get(p, 0)} points")
+        scores = view.get("scores", {})
+        ranked = sorted(view["players"], key=lambda p: -scores.get(p, 0))
+        if view.get("scoring") == "lowest":
+            ranked.reverse()
+        lines.append(
+            "Scores: "
+            + " · ".join(f"{names.get(p, p)} {scores.get(p, 0)}" for p in ranked)
+            + f" (first to {view.get('target')})"
+        )
+        lines.append(f"Round {view.get('round')} starts now.")
+        return "\n".join(lines)
+
+    def group_label(self, prefix: str, names: Mapping[str, str]) -> str:
+        label = super().group_label(prefix, names)
+        return (
+            f"{label} + UNO!"
+            if prefix.startswith("play+uno:") and prefix.count(":") == 1
+            else label
+        )
 
     def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
         parts = action_id.split(":")
         verb = parts[0]
-        if verb == "play" and len(parts) >= 2:
+        if verb in ("play", "play+uno") and len(parts) >= 2:
             text = card_name(parts[1])
-            if len(parts) >= 3:
-                text += f" → {colour_name(parts[2])}"
-            if len(parts) >= 4:
-                text += f" ⇄ {names.get(parts[3], parts[3])}"
-            return text
+            for part in parts[2:]:
+                # A wild's colour, then (Swap Hands, seven-zero's 7) the player to swap with.
+                text += (
+                    f" → {colour_name(part)}" if part in COLOURS else f" ⇄ {names.get(part, part)}"
+                )
+            return f"{text} + UNO!" if verb == "play+uno" else text
         if verb == "color" and len(parts) == 2:
             return f"Colour: {colour_name(parts[1])}"
         if verb == "catch" and len(parts) == 2:
@@ -85,6 +129,27 @@ class UnoRenderer(Renderer):
         return (
             fixed.get(verb, humanize(label, names)) if len(parts) == 1 else humanize(label, names)
         )
+
+    def explain(
+        self, view: dict[str, Any], player: str, action_id: str, names: Mapping[str, str]
+    ) -> str | None:
+        window = view.get("uno_window")
+        called = view.get("uno_called") or []
+        if action_id == "uno":
+            if window and window != player:
+                who = names.get(window, window)
+                return f"Only {who} can call UNO now — you can catch them if they forget."
+            return "You call UNO when you play your next-to-last card (there's a button for it)."
+        if action_id.startswith("catch:"):
+            target = action_id.split(":", 1)[1]
+            who = names.get(target, target)
+            if target in called:
+                return f"{who} called UNO in time: there's nothing to catch."
+            return f"Too late to catch {who}: the next player has already moved."
+        current = view.get("current")
+        if current and current != player and not view.get("finished"):
+            return f"It's {names.get(current, current)}'s turn, not yours."
+        return super().explain(view, player, action_id, names)
 
     def is_table_action(self, action_id: str) -> bool:
         # Public buttons reveal nothing: everyone can see who may draw, call or catch UNO,

@@ -230,9 +230,11 @@ class Table:
                 if target and target != ids.ROOT and leads_to(target, action_id):
                     return control, None
             elif control.custom_id.startswith("k:"):
-                pick_id = control.custom_id.split(":", 3)[3]
-                if action_id.startswith(pick_id + ":"):
-                    return control, action_id[len(pick_id) + 1 :].split(".")
+                pick_id = control.custom_id.split(":", 3)[3].split("~")[0]
+                chosen = action_id[len(pick_id) + 1 :].split(".")
+                # Several selects may serve one action (a haymaker: one per suit).
+                if action_id.startswith(pick_id + ":") and set(chosen) <= set(control.values):
+                    return control, chosen
             else:
                 for value in control.values:
                     if leads_to(value, action_id):

@@ -19,7 +19,7 @@ import pytest
 import engine
 from cogs import ids
 from cogs.hosting import renderer_for
-from engine.cards import label, labels, suit, value
+from engine.cards import label, suit, value
 from tests.discord.driver import Table, controls, message_text, target_of
 
 RENDER = renderer_for("haymaker")
@@ -65,24 +65,31 @@ class Menu:
     placeholder: str
 
 
-def pick_menu(message: Any) -> Menu:
-    """The multi-select a Haymaker or Block button opens (on a message or a raw response)."""
+def pick_menus(message: Any) -> list[Menu]:
+    """The multi-selects a Haymaker or Block button opens (on a message or a raw response)."""
     found = []
     for row in message.components:
         for child in row["components"] if isinstance(row, dict) else row.children:
             raw = child if isinstance(child, dict) else child.to_dict()
             if raw.get("type") == 3 and raw["custom_id"].startswith("k:"):
                 found.append(raw)
-    assert len(found) == 1, f"one card menu expected: {controls(message)}"
-    raw = found[0]
-    return Menu(
-        raw["custom_id"],
-        [o["value"] for o in raw["options"]],
-        [o["label"] for o in raw["options"]],
-        raw.get("min_values", 1),
-        raw.get("max_values", 1),
-        raw.get("placeholder", ""),
-    )
+    return [
+        Menu(
+            raw["custom_id"],
+            [o["value"] for o in raw["options"]],
+            [o["label"] for o in raw["options"]],
+            raw.get("min_values", 1),
+            raw.get("max_values", 1),
+            raw.get("placeholder", ""),
+        )
+        for raw in found
+    ]
+
+
+def pick_menu(message: Any) -> Menu:
+    menus = pick_menus(message)
+    assert len(menus) == 1, f"one card menu expected: {controls(message)}"
+    return menus[0]
 
 
 async def open_picker(table: Table, player: str) -> Any:
@@ -138,27 +145,22 @@ async def test_haymaker_and_block_pick_several_cards_and_refuse_bad_picks(
     ]
     haymaker = next(c for c in controls(picker) if target_of(c.custom_id) == "haymaker")
     result = await table.members[ann].click(picker, custom_id=haymaker.custom_id)
-    menu = pick_menu(result.response)
-    assert menu.values == ann_hand
-    assert menu.labels == [label(c) for c in ann_hand]
-    assert (menu.min_values, menu.max_values) == (2, len(ann_hand))
-    assert menu.placeholder == "Haymaker: choose 2+ cards of one suit"
-
-    # Mixed suits: refused with the reason, privately, and nothing changes.
+    # One menu per suit holding two cards or more, with the suit's sum: a mixed-suit haymaker
+    # cannot even be picked (the engine would refuse one, see the engine's tests).
+    menus = pick_menus(result.response)
+    suits = [[c for c in ann_hand if suit(c) == s] for s in "CDHS"]
+    suits = [cards for cards in suits if len(cards) >= 2]
+    assert [m.values for m in menus] == suits and len(menus) >= 2
+    for menu, cards in zip(menus, suits, strict=True):
+        assert menu.labels == [label(c) for c in cards]
+        assert (menu.min_values, menu.max_values) == (2, len(cards))
+        sym = label(cards[0])[-1]
+        assert menu.placeholder == f"Haymaker in {sym} (all of them: {sum(map(value, cards))})"
     clubs = [c for c in ann_hand if suit(c) == "C"][:2]
-    heart = next(c for c in ann_hand if suit(c) == "H")
     assert len(clubs) == 2
+    clubs_menu = next(m for m in menus if set(clubs) <= set(m.values))
     before = await snapshot(table)
-    refused = await table.members[ann].select(
-        result.response, [clubs[0], heart], custom_id=menu.custom_id
-    )
-    assert refused.ephemeral
-    assert refused.response.content == (
-        f"A haymaker must be cards of one suit; you chose {labels([clubs[0], heart])}."
-    )
-    assert await snapshot(table) == before
-    # The same menu still works: two clubs make a haymaker.
-    await table.members[ann].select(result.response, clubs, custom_id=menu.custom_id)
+    await table.members[ann].select(result.response, clubs, custom_id=clubs_menu.custom_id)
     strength = sum(value(c) for c in clubs)
     assert (await table.session()).version == before[0] + 1
     text = table_text(table)
