@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from discord.ext import commands
 
+from cogs import ids
+from cogs.render.spec import Button, Screen
 from cogs.sessions import Session
 
 if TYPE_CHECKING:
@@ -64,7 +66,8 @@ class Endings(commands.Cog):
         outcome = session.game.outcome
         assert outcome is not None
         ping = [int(w) for w in outcome.winners if int(w) in members]
-        await self.bot.presenter.post(session, text, ping=ping)
+        again = Screen(rows=[[Button("Play again", ids.again(session.id), "primary", emoji="🔁")]])
+        await self.bot.presenter.post(session, text, ping=ping, screen=again)
         await self.bot.store.mark_announced(session.id)
         session.row.announced = True
 

@@ -11,6 +11,7 @@ buttons keep working after a restart with nothing registered per message.
 - ``b:<game>``                     "I'm back": take your seat back from the bot.
 - ``q:<game>:<verb>``              leaving a running game: ask (confirm first), yes.
 - ``n:<game>:off``                 nudges: stop pinging me.
+- ``r:<game>``                     play again: a fresh lobby with the same players and options.
 
 ``parse`` reads any of them once, with bounds, so a forged id is refused kindly.
 """
@@ -39,6 +40,7 @@ _PATTERNS = {
     "b": re.compile(r"(?P<game>\d{1,19})"),
     "q": re.compile(rf"(?P<game>\d{{1,19}}):(?P<rest>{'|'.join(LEAVE_VERBS)})"),
     "n": re.compile(r"(?P<game>\d{1,19}):(?P<rest>off)"),
+    "r": re.compile(r"(?P<game>\d{1,19})"),
 }
 ANY = r"(?P<id>[a-z]:[\x20-\x7e]{0,98})"  # what the one DynamicItem matches
 
@@ -99,6 +101,10 @@ def leave(game: int, verb: str) -> str:
 
 def nudges_off(game: int) -> str:
     return f"n:{game}:off"
+
+
+def again(game: int) -> str:
+    return f"r:{game}"
 
 
 def _checked(custom_id: str) -> str:

@@ -73,6 +73,7 @@ class Lobby(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.newgame)
         components.handle("l", self.on_lobby)
+        components.handle("r", self.on_play_again)
         self.expire_lobbies.start()
 
     async def cog_unload(self) -> None:
@@ -186,6 +187,54 @@ class Lobby(commands.Cog):
             message_id = sent.message_id
             if message_id is None:
                 message_id = (await interaction.original_response()).id
+            await self.bot.store.set_table_message(row.id, message_id, now())
+            session.row.table_message_id = message_id
+
+    # -- play again ------------------------------------------------------------------------------
+    async def on_play_again(
+        self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
+    ) -> None:
+        """A fresh lobby for the same game, options and bots; the other members are invited
+        (pinged once) and each confirms by pressing Join."""
+        old = await self.sessions.get(parsed.game)
+        user = interaction.user
+        if old is None or old.row.is_open:
+            await reply(interaction, "That game is not over yet.")
+            return
+        seat = old.seat(user.id)
+        if seat is None or not seat.human:
+            await reply(interaction, "Only the players of that game can start it again.")
+            return
+        if interaction.channel_id != old.row.channel_id or interaction.guild_id is None:
+            await reply(interaction, "That button doesn't belong to this channel.")
+            return
+        bots = [(s.user_id, s.name, s.level or "normal") for s in old.seats if not s.human]
+        try:
+            row = await self.bot.store.create_lobby(
+                interaction.guild_id,
+                interaction.channel_id,
+                old.row.kind,
+                user.id,
+                user.display_name,
+                dict(old.row.options),
+                secrets.randbits(63),
+                dict(old.row.settings),
+                bots=bots,
+            )
+        except ChannelBusy:
+            await reply(interaction, BUSY)
+            return
+        invited = [s.user_id for s in old.seats if s.human and s.user_id != user.id]
+        async with self.sessions.lock(row.id):
+            session = await self.sessions.get(row.id)
+            assert session is not None
+            screen = self.lobby(session)
+            if invited:
+                who = ", ".join(f"<@{u}>" for u in invited)
+                screen.content = f"{who}: a rematch! Press **Join** to play again."
+                screen.ping = invited
+            sent = await interaction.response.send_message(**components.send_kwargs(screen))
+            message_id = sent.message_id or (await interaction.original_response()).id
             await self.bot.store.set_table_message(row.id, message_id, now())
             session.row.table_message_id = message_id
 

@@ -19,6 +19,7 @@ import discord
 
 from cogs import components, show
 from cogs.clock import now
+from cogs.render.spec import Screen
 from cogs.replies import log_failure
 from cogs.sessions import Session
 from cogs.timing import deadline_shown
@@ -272,12 +273,21 @@ class Presenter:
         )
 
     # -- channel posts ----------------------------------------------------------------------
-    async def post(self, session: Session, text: str, ping: list[int] | None = None) -> int:
-        """A message in the game's channel, pinging exactly ``ping``; its id."""
+    async def post(
+        self,
+        session: Session,
+        text: str,
+        ping: list[int] | None = None,
+        screen: Screen | None = None,
+    ) -> int:
+        """A message in the game's channel, pinging exactly ``ping``; its id. ``screen`` may
+        add buttons."""
         channel = self.bot.get_partial_messageable(session.row.channel_id)
         users = [discord.Object(id=u) for u in ping or []]
+        extra = {"view": components.to_view(screen)} if screen is not None and screen.rows else {}
         message = await channel.send(
             text[:2000],
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
+            **extra,
         )
         return message.id
