@@ -53,7 +53,7 @@ class CardBot(commands.Bot):
             help_command=None,
         )
         self.settings = settings
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         if store is not None:
             self.store = store
 

@@ -12,6 +12,7 @@ buttons keep working after a restart with nothing registered per message.
 - ``q:<game>:<verb>``              leaving a running game: ask (confirm first), yes.
 - ``n:<game>:off``                 nudges: stop pinging me.
 - ``r:<game>``                     play again: a fresh lobby with the same players and options.
+- ``u:<n>``                         /rules of the n-th game: a select of its sections.
 
 ``parse`` reads any of them once, with bounds, so a forged id is refused kindly.
 """
@@ -27,7 +28,7 @@ MAX_GAME_ID = 2**63 - 1  # SQLite's integer range
 
 LOBBY_VERBS = ("join", "leave", "start", "cancel", "addbot", "rmbot", "level")
 LEAVE_VERBS = ("ask", "yes")
-SELECTS = frozenset("sk")  # prefixes carried by select menus; the others by buttons
+SELECTS = frozenset("sku")  # prefixes carried by select menus; the others by buttons
 
 _PATTERNS = {
     "g": re.compile(r"(?P<game>\d{1,19}):(?P<version>\d{1,9}):(?P<rest>[\x21-\x7e]{1,80})"),
@@ -41,6 +42,7 @@ _PATTERNS = {
     "q": re.compile(rf"(?P<game>\d{{1,19}}):(?P<rest>{'|'.join(LEAVE_VERBS)})"),
     "n": re.compile(r"(?P<game>\d{1,19}):(?P<rest>off)"),
     "r": re.compile(r"(?P<game>\d{1,19})"),
+    "u": re.compile(r"(?P<game>\d{1,2})"),  # a game's rules (its index among the games)
 }
 ANY = r"(?P<id>[a-z]:[\x20-\x7e]{0,98})"  # what the one DynamicItem matches
 
@@ -63,7 +65,7 @@ def parse(custom_id: str) -> Parsed | None:
     if match is None:
         return None
     game = int(match["game"])
-    if not 0 < game <= MAX_GAME_ID:
+    if not (0 <= game if prefix == "u" else 0 < game) or game > MAX_GAME_ID:
         return None
     parts = match.groupdict()
     version = int(parts["version"]) if parts.get("version") is not None else None
@@ -105,6 +107,10 @@ def nudges_off(game: int) -> str:
 
 def again(game: int) -> str:
     return f"r:{game}"
+
+
+def rules(kind_index: int) -> str:
+    return f"u:{kind_index}"
 
 
 def _checked(custom_id: str) -> str:

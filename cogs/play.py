@@ -132,9 +132,9 @@ class Play(commands.Cog):
             else:
                 # A public button pressed again (Ready twice...) is better explained than
                 # called stale, when the game can say why it is not open to this player.
-                legal = {a.id for a in game.legal_actions(player)}
+                open_now = {a.id for a in game.legal_actions(player)}
                 explained = None
-                if target not in legal and target != ids.ROOT:
+                if target not in open_now and target != ids.ROOT:
                     explained = session.hosted.renderer.explain(
                         session.view(None), player, target, session.names
                     )

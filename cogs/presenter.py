@@ -284,10 +284,10 @@ class Presenter:
         add buttons."""
         channel = self.bot.get_partial_messageable(session.row.channel_id)
         users = [discord.Object(id=u) for u in ping or []]
-        extra = {"view": components.to_view(screen)} if screen is not None and screen.rows else {}
-        message = await channel.send(
-            text[:2000],
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=users),
-            **extra,
-        )
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
+        if screen is not None and screen.rows:
+            view = components.to_view(screen)
+            message = await channel.send(text[:2000], allowed_mentions=mentions, view=view)
+        else:
+            message = await channel.send(text[:2000], allowed_mentions=mentions)
         return message.id

@@ -50,7 +50,7 @@ def describe(interaction: discord.Interaction) -> str:
     """
     if interaction.command is not None:
         return f"/{interaction.command.qualified_name}"
-    data = interaction.data or {}
+    data: dict[str, Any] = dict(interaction.data or {})
     custom_id = str(data.get("custom_id", ""))
     parts = custom_id.split(":")
     return f"component {parts[0]}:{parts[1]}" if len(parts) > 1 else "component"
