@@ -13,6 +13,7 @@ buttons keep working after a restart with nothing registered per message.
 - ``n:<game>:off``                 nudges: stop pinging me.
 - ``r:<game>``                     play again: a fresh lobby with the same players and options.
 - ``u:<n>``                         /rules of the n-th game: a select of its sections.
+- ``p:<game>:<step>``              /replay: show the finished game after ``step`` moves.
 
 ``parse`` reads any of them once, with bounds, so a forged id is refused kindly.
 """
@@ -43,6 +44,7 @@ _PATTERNS = {
     "n": re.compile(r"(?P<game>\d{1,19}):(?P<rest>off)"),
     "r": re.compile(r"(?P<game>\d{1,19})"),
     "u": re.compile(r"(?P<game>\d{1,2})"),  # a game's rules (its index among the games)
+    "p": re.compile(r"(?P<game>\d{1,19}):(?P<rest>\d{1,6})"),
 }
 ANY = r"(?P<id>[a-z]:[\x20-\x7e]{0,98})"  # what the one DynamicItem matches
 
@@ -111,6 +113,10 @@ def again(game: int) -> str:
 
 def rules(kind_index: int) -> str:
     return f"u:{kind_index}"
+
+
+def replay(game: int, step: int) -> str:
+    return f"p:{game}:{step}"
 
 
 def _checked(custom_id: str) -> str:

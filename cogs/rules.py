@@ -1,62 +1,90 @@
-"""/rules <game>: how to play, from the rules pages in docs/rules/."""
+"""/rules <game>: a quick start at once, the full rules one choice away (a menu of sections)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.hosting import GAMES
+from cogs import components, ids
+from cogs.hosting import GAMES, Hosted
+from cogs.lobby import TIMER_RANGE
+from cogs.render import rules as pages
+from cogs.render.spec import Choice, Embed, Screen, Select, clip
+from cogs.replies import reply
 
 if TYPE_CHECKING:
     from bot import CardBot
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "docs" / "rules"
+KINDS = list(GAMES)
 GAME_CHOICES = [app_commands.Choice(name=h.title, value=kind) for kind, h in GAMES.items()]
+
+
+def book_for(hosted: Hosted) -> pages.Book:
+    cls = hosted.engine
+    return pages.book(
+        hosted.kind,
+        cls.summary,
+        cls.options,
+        cls.max_players,
+        hosted.turn_timer,
+        TIMER_RANGE,
+        hosted.bot_levels(),
+    )
+
+
+def rules_screen(kind: str, index: int = 0) -> Screen:
+    """Section ``index`` of a game's rules (0: the quick start), with the menu of sections."""
+    hosted = GAMES[kind]
+    book = book_for(hosted)
+    index = min(max(index, 0), len(book.sections) - 1)
+    section = book.sections[index]
+    text = f"{book.intro}\n\n{section.body}" if index == 0 else section.body
+    embed = Embed(
+        title=clip(f"{book.title} — {section.title}", 256),
+        description=clip(text, pages.MAX_SECTION),
+        color=hosted.renderer.color,
+        footer=f"Page {index + 1} of {len(book.sections)} · pick another below",
+    )
+    menu = Select(
+        custom_id=ids.rules(KINDS.index(kind)),
+        placeholder="Full rules: choose a section",
+        options=[
+            Choice(clip(f"{i + 1}. {s.title}", 100), str(i))
+            for i, s in enumerate(book.sections[:25])
+        ],
+    )
+    return Screen(embed=embed, rows=[menu])
 
 
 class Rules(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        components.handle("u", self.on_section)
+
     @app_commands.command(name="rules", description="How to play one of the games.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        hosted = GAMES[game.value]
-        path = RULES_DIR / f"{game.value}.md"
-        text = path.read_text(encoding="utf-8") if path.is_file() else hosted.engine.summary
-        chunks = split_text(text, 3900)
-        embeds = [
-            discord.Embed(title=hosted.title if i == 0 else None, description=chunk, color=0x5865F2)
-            for i, chunk in enumerate(chunks)
-        ]
-        # A message holds 6000 characters of embeds: send the rest as follow-ups.
-        await interaction.response.send_message(embed=embeds[0], ephemeral=True)
-        for embed in embeds[1:]:
-            await interaction.followup.send(embed=embed, ephemeral=True)
+        if game.value not in GAMES:
+            await reply(interaction, "I don't know that game.")
+            return
+        screen = rules_screen(game.value)
+        await interaction.response.send_message(ephemeral=True, **components.send_kwargs(screen))
 
-
-def split_text(text: str, limit: int) -> list[str]:
-    """Split on paragraph boundaries into pieces of at most ``limit`` characters."""
-    chunks: list[str] = []
-    current = ""
-    for para in text.split("\n\n"):
-        while len(para) > limit:
-            chunks.append(para[:limit])
-            para = para[limit:]
-        candidate = f"{current}\n\n{para}" if current else para
-        if len(candidate) > limit:
-            chunks.append(current)
-            current = para
-        else:
-            current = candidate
-    if current:
-        chunks.append(current)
-    return chunks or ["(no rules page yet)"]
+    async def on_section(
+        self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
+    ) -> None:
+        index = int(values[0]) if values and values[0].isdigit() else 0
+        if not 0 <= parsed.game < len(KINDS):
+            await reply(interaction, components.INVALID)
+            return
+        screen = rules_screen(KINDS[parsed.game], index)
+        await interaction.response.edit_message(**components.message_kwargs(screen))
 
 
 async def setup(bot: CardBot) -> None:

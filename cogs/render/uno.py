@@ -120,12 +120,12 @@ class UnoRenderer(Renderer):
         if verb == "catch" and len(parts) == 2:
             return f"Catch {names.get(parts[1], parts[1])}!"
         fixed = {
-            "draw": "Draw a card",
             "pass": "Keep it (pass)",
             "uno": "UNO!",
             "challenge": "Challenge the +4",
-            "accept": "Accept (+4)",
         }
+        # "draw" and "accept" keep the engine's words: "Draw 3 cards (you cannot play)",
+        # "Pass (both piles are empty)", "Draw 6 and lose your turn" (stacked draws).
         return (
             fixed.get(verb, humanize(label, names)) if len(parts) == 1 else humanize(label, names)
         )
@@ -148,7 +148,7 @@ class UnoRenderer(Renderer):
             return f"Too late to catch {who}: the next player has already moved."
         current = view.get("current")
         if current and current != player and not view.get("finished"):
-            return f"It's {names.get(current, current)}'s turn, not yours."
+            return f"It's not your turn: the game is waiting for {names.get(current, current)}."
         return super().explain(view, player, action_id, names)
 
     def is_table_action(self, action_id: str) -> bool:

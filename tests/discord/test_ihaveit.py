@@ -168,7 +168,7 @@ async def test_out_of_turn_outsider_and_stale_clicks_change_nothing(
     simcord_env, monkeypatch
 ) -> None:
     table = await start(simcord_env, monkeypatch, PAIR_THEN_DECLINE)
-    ann, _, cy = await seats(table)
+    ann, bea, cy = await seats(table)
     old_picker = await picker(table, ann)
     await table.act(ann, next(a.id for a in (await table.game()).legal_actions(ann)))
     session = await table.session()
@@ -176,9 +176,11 @@ async def test_out_of_turn_outsider_and_stale_clicks_change_nothing(
     message = table.table_message()
     decline = next(c for c in controls(message) if target_of(c.custom_id) == "decline")
 
-    # cy presses bea's Decline on the table: refused privately, nothing changes.
+    # cy presses bea's Decline on the table: refused privately, saying whose turn it is.
     result = await table.members[cy].click(message, custom_id=decline.custom_id)
-    assert result.ephemeral and result.response.content == "It is not your turn."
+    names = session.names
+    assert result.ephemeral
+    assert result.response.content == f"It's not your turn: the game is waiting for {names[bea]}."
     # Someone not playing is told so.
     outsider = table.channel.guild.add_member(simcord_env.create_user("zed"))
     result = await outsider.click(message, custom_id=decline.custom_id)
