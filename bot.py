@@ -31,6 +31,7 @@ EXTENSIONS = (
     "cogs.timers",
     "cogs.endings",
     "cogs.rules",
+    "cogs.stats",
 )
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from discord.ext import commands
 
 from cogs import ids
+from cogs.ratings import shown
 from cogs.render.spec import Button, Screen
 from cogs.sessions import Session
 
@@ -39,7 +40,16 @@ def end_post(session: Session) -> str | None:
     for players in outcome.placings:
         place = len(ranked) + 1  # shared places: 1, 2, 2, 4
         ranked += [f"{place}. {names.get(p, p)} {outcome.scores.get(p, 0)}" for p in players]
-    return f"{head}\nFinal scores: {' · '.join(ranked)}"
+    text = f"{head}\nFinal scores: {' · '.join(ranked)}"
+    changes = []
+    for user, (before, after) in session.row.ratings.items():
+        if after is None:
+            continue
+        was, now_ = shown(before), shown(after)
+        changes.append(f"{names.get(user, user)} {was} → {now_} ({now_ - was:+d})")
+    if changes:
+        text += f"\nRatings: {' · '.join(changes)}"
+    return text
 
 
 class Endings(commands.Cog):
@@ -59,6 +69,9 @@ class Endings(commands.Cog):
         """Post how the game ended, once (the flag is stored after the post)."""
         if session.game is None or session.row.announced:
             return
+        stored = await self.bot.store.get_game(session.id)
+        if stored is not None:
+            session.row.ratings = stored.ratings  # written by the finishing transaction
         text = end_post(session)
         if text is None:
             return

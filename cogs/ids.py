@@ -13,7 +13,7 @@ buttons keep working after a restart with nothing registered per message.
 - ``n:<game>:off``                 nudges: stop pinging me.
 - ``r:<game>``                     play again: a fresh lobby with the same players and options.
 - ``u:<n>``                         /rules of the n-th game: a select of its sections.
-- ``p:<game>:<step>``              /replay: show the finished game after ``step`` moves.
+- ``p:<game>:<step>:<n>``          /replay: show the finished game after ``step`` moves.
 
 ``parse`` reads any of them once, with bounds, so a forged id is refused kindly.
 """
@@ -44,7 +44,7 @@ _PATTERNS = {
     "n": re.compile(r"(?P<game>\d{1,19}):(?P<rest>off)"),
     "r": re.compile(r"(?P<game>\d{1,19})"),
     "u": re.compile(r"(?P<game>\d{1,2})"),  # a game's rules (its index among the games)
-    "p": re.compile(r"(?P<game>\d{1,19}):(?P<rest>\d{1,6})"),
+    "p": re.compile(r"(?P<game>\d{1,19}):(?P<rest>\d{1,6})(?::\d)?"),
 }
 ANY = r"(?P<id>[a-z]:[\x20-\x7e]{0,98})"  # what the one DynamicItem matches
 
@@ -115,8 +115,9 @@ def rules(kind_index: int) -> str:
     return f"u:{kind_index}"
 
 
-def replay(game: int, step: int) -> str:
-    return f"p:{game}:{step}"
+def replay(game: int, step: int, button: int) -> str:
+    """``button`` keeps the ids of one message unique (⏮ and ◀ may lead to the same step)."""
+    return f"p:{game}:{step}:{button}"
 
 
 def _checked(custom_id: str) -> str:

@@ -60,7 +60,7 @@ def option_annotation(option: Option) -> Any:
         hi = option.max if option.max is not None else 2**53
         return Optional[app_commands.Range[int, lo, hi]]  # noqa: UP045
     if option.choices:
-        return Optional[Literal[option.choices]]  # type: ignore[valid-type]  # noqa: UP045
+        return Optional[Literal[option.choices]]  # noqa: UP045
     return Optional[app_commands.Range[str, 0, 100]]  # noqa: UP045
 
 
@@ -106,7 +106,7 @@ class Lobby(commands.Cog):
         params += [
             _param("bots", Optional[app_commands.Range[int, 0, bots_max]]),  # noqa: UP045
             _param("turn_timer", Optional[app_commands.Range[int, 0, TIMER_RANGE[1]]]),  # noqa: UP045
-            _param("bot_level", Optional[Literal[LEVELS]]),  # type: ignore[valid-type]  # noqa: UP045
+            _param("bot_level", Optional[Literal[LEVELS]]),  # noqa: UP045
         ]
         described["bots"] = f"Seats filled with bots at once (0-{bots_max}); more in the lobby"
         described["turn_timer"] = (

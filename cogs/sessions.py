@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import engine
+from cogs import ratings
 from cogs.hosting import Hosted, hosted
 from cogs.render.text import safe_name
 from cogs.timing import Timing, next_clocks, wake_at
@@ -265,10 +266,7 @@ class Sessions:
         seats = [_changed(s, changes) for s in session.seats]
         probe = Session(row=session.row, seats=seats)
         clocks, wake = self.clocks_for(probe, game, now, mover=player)
-        result = None
-        if game.finished:
-            members = [s.user_id for s in seats if s.human]
-            result = Result(members, [int(w) for w in game.winners if int(w) in members])
+        result = finishing_result(game, seats) if game.finished else None
         try:
             version = await self.store.record_move(
                 session.id,
@@ -339,6 +337,24 @@ class Sessions:
         session.row.clocks, session.row.wake_at = {}, None
         self.forget(session.id)
         return True
+
+
+def finishing_result(game: Game, seats: list[SeatRow]) -> Result:
+    """The stats and ratings of a finished game: members only; members away at the end (a bot
+    played their seat) are placed last and cannot win."""
+    outcome = game.outcome
+    assert outcome is not None
+    members = [str(s.user_id) for s in seats if s.human]
+    away = {str(s.user_id) for s in seats if s.human and s.is_bot}
+    winners = [int(w) for w in outcome.winners if w in members and w not in away]
+    ranks = ratings.places(outcome.placings, members, away)
+
+    def rate(previous: dict[int, tuple[float, float] | None]) -> dict[int, tuple[float, float]]:
+        before = {str(u): ratings.Rating(*r) if r else None for u, r in previous.items()}
+        after = ratings.rate(before, ranks)
+        return {int(p): (r.mu, r.sigma) for p, r in after.items()}
+
+    return Result([int(m) for m in members], winners, rate)
 
 
 def _changed(seat: SeatRow, changes: Iterable[SeatChange]) -> SeatRow:

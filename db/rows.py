@@ -9,7 +9,7 @@ from typing import Any
 GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, host_id, status, options, seed, state, version, log, "
     "table_message_id, table_posted_at, created_at, updated_at, settings, clocks, wake_at, "
-    "ended_reason, finished_at, nudge_message_id, announced"
+    "ended_reason, finished_at, nudge_message_id, announced, ratings"
 )
 SEAT_COLUMNS = (
     "game_id, user_id, seat, name, is_bot, dm_channel_id, dm_message_id, dm_closed, human, "
@@ -41,6 +41,7 @@ class GameRow:
     finished_at: float | None = None
     nudge_message_id: int | None = None
     announced: bool = False
+    ratings: dict[str, list[float | None]] = field(default_factory=dict)  # {user: [was, is]}
 
     @property
     def is_open(self) -> bool:
@@ -61,6 +62,27 @@ class SeatRow:
     level: str | None = None  # the bot's level while a bot plays
     away: str | None = None  # why a member's seat is played by a bot: left, kicked, timeout
     strikes: int = 0  # turns timed out in a row
+
+
+@dataclass(frozen=True, slots=True)
+class StatRow:
+    """A member's record in one game on one server."""
+
+    user_id: int
+    kind: str
+    played: int
+    won: int
+    streak: int
+    best_streak: int
+    ordinal: float | None  # the conservative rating (mu - 3 sigma), None until rated
+    rated: int
+
+
+STAT_COLUMNS = "user_id, kind, played, won, streak, best_streak, ordinal, rated"
+
+
+def stat_row(r: tuple[Any, ...]) -> StatRow:
+    return StatRow(int(r[0]), str(r[1]), r[2], r[3], r[4], r[5], r[6], r[7])
 
 
 def _loads(text: str | None, default: Any) -> Any:
@@ -91,6 +113,7 @@ def game_row(r: tuple[Any, ...]) -> GameRow:
         finished_at=r[19],
         nudge_message_id=r[20],
         announced=bool(r[21]),
+        ratings=_loads(r[22], {}),
     )
 
 

@@ -17,7 +17,18 @@ from typing import Any
 from db.backend import Backend
 from db.errors import ChannelBusy, Conflict, StaleVersion
 from db.migrate import migrate
-from db.rows import GAME_COLUMNS, SEAT_COLUMNS, GameRow, SeatRow, dumps, game_row, seat_row
+from db.rows import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
+    STAT_COLUMNS,
+    GameRow,
+    SeatRow,
+    StatRow,
+    dumps,
+    game_row,
+    seat_row,
+    stat_row,
+)
 
 OPEN = "status IN ('lobby', 'active')"  # a literal, so SQLite uses the partial indexes
 
@@ -33,12 +44,30 @@ class SeatChange:
     strikes: int
 
 
+RatingPair = tuple[float, float]  # (mu, sigma)
+Rater = Callable[[dict[int, RatingPair | None]], dict[int, RatingPair]]
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A finished game's result for the stats: the members who played it and who won."""
+    """A finished game's result for the stats: the members who played it and who won, and
+    (for a rated game) how to work out their new ratings from their previous ones."""
 
     players: list[int]
     winners: list[int]
+    rate: Rater | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """One member's tally for a finished game."""
+
+    user: int
+    won: bool
+    streak: int
+    best: int
+    rating: RatingPair | None  # the new (mu, sigma), for a rated game
+    shift: list[float | None] | None  # [before, after] conservative ratings, for the end post
 
 
 class Store:
@@ -244,9 +273,11 @@ class Store:
         now = self.clock()
         new_version = expected_version + 1
         async with self.backend.write() as tx:
+            counts = await self._tally(tx, game_id, result) if result is not None else []
+            ratings = {str(c.user): c.shift for c in counts if c.shift is not None}
             changed = await tx.execute(
                 "UPDATE games SET state = ?, version = ?, log = ?, status = ?, clocks = ?,"
-                " wake_at = ?, finished_at = ?, updated_at = ?"
+                " wake_at = ?, finished_at = ?, updated_at = ?, ratings = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 dumps(state),
                 new_version,
@@ -256,6 +287,7 @@ class Store:
                 wake_at,
                 now if status == "finished" else None,
                 now,
+                dumps(ratings) if ratings else None,
                 game_id,
                 expected_version,
             )
@@ -281,18 +313,75 @@ class Store:
                     game_id,
                     change.user_id,
                 )
-            if result is not None:
-                for player in result.players:
-                    await tx.execute(
-                        "INSERT INTO stats (guild_id, user_id, kind, played, won)"
-                        " SELECT guild_id, ?, kind, 1, ? FROM games WHERE id = ?"
-                        " ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
-                        " played = stats.played + 1, won = stats.won + excluded.won",
-                        player,
-                        int(player in result.winners),
-                        game_id,
-                    )
+            for count in counts:
+                await self._count(tx, game_id, count, now)
         return new_version
+
+    async def _tally(self, tx: Any, game_id: int, result: Result) -> list[Count]:
+        """What a finished game changes for each member: one read for all of them, the new
+        streaks, and (for a rated game) the new ratings."""
+        members = result.players
+        if not members:
+            return []
+        marks = ", ".join("?" for _ in members)
+        rows = await tx.fetchall(
+            "SELECT s.user_id, s.mu, s.sigma, s.streak, s.best_streak FROM stats s"
+            " JOIN games g ON g.guild_id = s.guild_id AND g.kind = s.kind"
+            f" WHERE g.id = ? AND s.user_id IN ({marks})",
+            game_id,
+            *members,
+        )
+        before = {int(r[0]): r for r in rows}
+        previous: dict[int, RatingPair | None] = {
+            u: (r[1], r[2]) if (r := before.get(u)) is not None and r[1] is not None else None
+            for u in members
+        }
+        after = result.rate(previous) if result.rate is not None and len(members) >= 2 else {}
+        counts = []
+        for user in members:
+            won = user in result.winners
+            streak, best = (
+                (int(before[user][3]), int(before[user][4])) if user in before else (0, 0)
+            )
+            if not result.winners:
+                streak = 0  # a draw breaks any streak
+            elif won:
+                streak = streak + 1 if streak > 0 else 1
+            else:
+                streak = streak - 1 if streak < 0 else -1
+            new = after.get(user)
+            old = previous[user]
+            shift = None
+            if new is not None:
+                shift = [old[0] - 3 * old[1] if old else None, new[0] - 3 * new[1]]
+            counts.append(Count(user, won, streak, max(best, streak), new, shift))
+        return counts
+
+    async def _count(self, tx: Any, game_id: int, count: Count, now: float) -> None:
+        """One member's stats row after a finished game: one upsert."""
+        mu, sigma = count.rating if count.rating is not None else (None, None)
+        ordinal = mu - 3 * sigma if mu is not None and sigma is not None else None
+        await tx.execute(
+            "INSERT INTO stats (guild_id, user_id, kind, played, won, streak, best_streak,"
+            " mu, sigma, ordinal, rated, last_at)"
+            " SELECT guild_id, ?, kind, 1, ?, ?, ?, ?, ?, ?, ?, ? FROM games WHERE id = ?"
+            " ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
+            " played = stats.played + 1, won = stats.won + excluded.won,"
+            " streak = excluded.streak, best_streak = excluded.best_streak,"
+            " mu = COALESCE(excluded.mu, stats.mu), sigma = COALESCE(excluded.sigma,"
+            " stats.sigma), ordinal = COALESCE(excluded.ordinal, stats.ordinal),"
+            " rated = stats.rated + excluded.rated, last_at = excluded.last_at",
+            count.user,
+            int(count.won),
+            count.streak,
+            count.best,
+            mu,
+            sigma,
+            ordinal,
+            int(count.rating is not None),
+            now,
+            game_id,
+        )
 
     async def set_clocks(
         self, game_id: int, version: int, clocks: dict[str, Any], wake_at: float | None
@@ -459,7 +548,74 @@ class Store:
                 int(wanted),
             )
 
+    async def set_hidden(self, user_id: int, hidden: bool) -> None:
+        async with self.backend.write() as tx:
+            await tx.execute(
+                "INSERT INTO players (user_id, hidden) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET hidden = excluded.hidden",
+                user_id,
+                int(hidden),
+            )
+
+    async def is_hidden(self, user_id: int) -> bool:
+        async with self.backend.read() as tx:
+            row = await tx.fetchone("SELECT hidden FROM players WHERE user_id = ?", user_id)
+        return bool(row[0]) if row else False
+
     # -- stats -----------------------------------------------------------------------------
+    async def member_stats(self, guild_id: int, user_id: int) -> list[StatRow]:
+        """A member's record on this server, one row per game they played (primary key)."""
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {STAT_COLUMNS} FROM stats WHERE guild_id = ? AND user_id = ?"
+                " ORDER BY played DESC, kind",
+                guild_id,
+                user_id,
+            )
+        return [stat_row(r) for r in rows]
+
+    async def leaderboard(
+        self, guild_id: int, kind: str, min_games: int, limit: int = 10
+    ) -> list[StatRow]:
+        """The best conservative ratings on this server (index stats_rank), hidden members
+        left out, only members with at least ``min_games`` rated games."""
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {STAT_COLUMNS} FROM stats WHERE guild_id = ? AND kind = ? AND rated > 0"
+                " AND rated >= ? AND user_id NOT IN (SELECT user_id FROM players WHERE hidden = 1)"
+                " ORDER BY ordinal DESC LIMIT ?",
+                guild_id,
+                kind,
+                min_games,
+                limit,
+            )
+        return [stat_row(r) for r in rows]
+
+    async def rank(self, guild_id: int, kind: str, ordinal: float, min_games: int) -> int:
+        """1 + how many listed members rate above ``ordinal`` (an index range count)."""
+        async with self.backend.read() as tx:
+            row = await tx.fetchone(
+                "SELECT COUNT(*) FROM stats WHERE guild_id = ? AND kind = ? AND rated > 0"
+                " AND rated >= ? AND ordinal > ?"
+                " AND user_id NOT IN (SELECT user_id FROM players WHERE hidden = 1)",
+                guild_id,
+                kind,
+                min_games,
+                ordinal,
+            )
+        return 1 + (int(row[0]) if row else 0)
+
+    async def history(self, guild_id: int, limit: int = 10) -> list[GameRow]:
+        """The server's last finished games, newest first (index games_history)."""
+        async with self.backend.read() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished'"
+                " AND announced = 1 ORDER BY finished_at DESC LIMIT ?",
+                guild_id,
+                limit,
+            )
+        return [game_row(r) for r in rows]
+
     async def stats(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
         """{kind: (played, won)}."""
         async with self.backend.read() as tx:

@@ -56,6 +56,15 @@ async def store(tmp_path):
                 " 0, 0, 1)",
                 1000 + i,
             )
+        for i in range(300):
+            await tx.execute(
+                "INSERT INTO stats (guild_id, user_id, kind, played, won, ordinal, rated)"
+                " VALUES (?, ?, 'uno', 5, 2, ?, 5)",
+                1 + i % 3,
+                i,
+                i / 10,
+            )
+            await tx.execute("INSERT INTO players (user_id, hidden) VALUES (?, ?)", i, i % 7 == 0)
         await tx.execute("ANALYZE")
     yield store
     await store.close()
@@ -70,6 +79,10 @@ async def store(tmp_path):
         (lambda s: s.due_games(123.0), "games_wake"),
         (lambda s: s.next_wake(), "games_wake"),
         (lambda s: s.unannounced(), "games_unannounced"),
+        (lambda s: s.leaderboard(1, "uno", 3), "stats_rank"),
+        (lambda s: s.rank(1, "uno", 2.5, 3), "stats_rank"),
+        (lambda s: s.member_stats(1, 7), "sqlite_autoindex_stats_1"),
+        (lambda s: s.history(1), "games_history"),
     ],
 )
 async def test_open_game_queries_use_their_partial_index(store: Store, call, index: str) -> None:
@@ -78,5 +91,7 @@ async def test_open_game_queries_use_their_partial_index(store: Store, call, ind
     assert recorder.seen, "the call ran no query"
     for sql, args in recorder.seen:
         plan = await recorder.plan(sql, args)
-        # "SCAN games USING INDEX <partial>" walks only the open (or unannounced) games.
-        assert index in plan and not re.search(r"SCAN games(?! USING)", plan), plan
+        # "SCAN games USING INDEX <partial>" walks only the open (or unannounced) games; the
+        # hidden members' list is read through its own partial index.
+        assert index in plan, plan
+        assert not re.search(r"SCAN (games|stats|players)(?! USING)", plan), plan

@@ -319,15 +319,25 @@ class Table:
 
 
 def pick_choice(game: engine.Game, player: str, action: engine.Action, rng: random.Random) -> str:
-    """A valid choice for a Pick action, found by trying random choices on a copy."""
-    from engine.rng import Rng
-    from engine.testing import choose
+    """A valid choice for a Pick action, found by trying random choices on a copy (within one
+    of the game's groups, such as a haymaker's suit, when it has any)."""
+    from cogs.hosting import renderer_for
 
-    seed = rng.randrange(1 << 30)
-    for attempt in range(50):
-        candidate = choose(game, player, Rng(seed + attempt))
-        if candidate.startswith(action.id + ":"):
-            return candidate
+    assert action.pick is not None
+    pick = action.pick
+    groups = [g for _, g in renderer_for(game.kind).pick_groups(action.id, pick.options)]
+    for _ in range(200):
+        pool = rng.choice(groups) if groups else pick.options
+        hi = min(pick.max, len(pool))
+        if hi < pick.min:
+            continue
+        chosen = rng.sample(pool, rng.randint(pick.min, hi))
+        candidate = f"{action.id}:{'.'.join(chosen)}"
+        try:
+            game.copy().apply(player, candidate)
+        except engine.IllegalAction:
+            continue
+        return candidate
     raise AssertionError(f"no valid choice for {action.id}")
 
 

@@ -500,6 +500,17 @@ def read_stats(db_path: Path) -> dict[int, tuple[int, int]]:
     return {r[0]: (r[1], r[2]) for r in rows}
 
 
+def read_ratings(db_path: Path, game_id: int) -> dict[str, Any]:
+    """{"games": {user id: rated games}, "changes": the game's stored rating changes}."""
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5)
+    try:
+        games = dict(conn.execute("SELECT user_id, rated FROM stats").fetchall())
+        (changes,) = conn.execute("SELECT ratings FROM games WHERE id = ?", (game_id,)).fetchone()
+    finally:
+        conn.close()
+    return {"games": games, "changes": json.loads(changes) if changes else {}}
+
+
 def announcements(
     fake: FakeDiscord, game_id: int, channel_id: int | None = None
 ) -> list[FakeMessage]:

@@ -39,9 +39,7 @@ async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
 
 async def test_kill_9_with_a_bot_move_pending(fake: FakeDiscord, bot: BotProcess) -> None:
     async with asyncio.timeout(150):
-        ix = await fake.slash(
-            "alice", "newgame uno", {"bots": 2, "target": 50, "turn_timer": 0}
-        )
+        ix = await fake.slash("alice", "newgame uno", {"bots": 2, "target": 50, "turn_timer": 0})
         lobby = (await ix.response(timeout=STEP)).message
         assert lobby is not None
         game_id = int(lobby.component(prefix="l:")["custom_id"].split(":")[1])

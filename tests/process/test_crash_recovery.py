@@ -43,6 +43,7 @@ from tests.process.harness import (
     BotProcess,
     announcements,
     check_log,
+    read_ratings,
     read_stats,
     start_uno,
 )
@@ -152,3 +153,7 @@ async def test_kill_9_right_after_the_winning_move_still_ends_the_game(
         if read_stats(bot.db_path).get(winner) != (1, 1):
             problems.append(f"stats not recorded: {read_stats(bot.db_path)}")
         assert not problems, problems
+        # The ratings moved exactly once: one rated game each, the change stored with it.
+        rated = read_ratings(bot.db_path, play.game_id)
+        assert rated["games"] == {int(p): 1 for p in snap.players}, rated
+        assert set(rated["changes"]) == set(snap.players)

@@ -1,0 +1,279 @@
+"""Stats, ratings and history per server: /stats, /leaderboard, /history, /replay, /privacy."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from cogs import components, ids
+from cogs.hosting import GAMES
+from cogs.ratings import MIN_GAMES, shown
+from cogs.render.spec import Button, Embed, Row, Screen, clip
+from cogs.render.text import safe_name
+from cogs.replies import in_guild, reply
+from db import GameRow
+from db.rows import StatRow
+
+if TYPE_CHECKING:
+    from bot import CardBot
+
+GAME_CHOICES = [app_commands.Choice(name=h.title, value=kind) for kind, h in GAMES.items()]
+COLOR = 0x5865F2
+
+
+def percent(won: int, played: int) -> str:
+    return f"{round(100 * won / played)}%" if played else "—"
+
+
+def streak_text(streak: int) -> str:
+    if streak > 0:
+        return f"{streak} win{'s' if streak > 1 else ''} in a row"
+    if streak < 0:
+        return f"{-streak} loss{'es' if streak < -1 else ''} in a row"
+    return "none"
+
+
+def jump(row: GameRow) -> str:
+    base = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
+    return f"{base}/{row.table_message_id}" if row.table_message_id else base
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: CardBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        components.handle("p", self.on_replay_step)
+
+    # -- /stats ----------------------------------------------------------------------------
+    @app_commands.command(name="stats", description="A member's games, wins, rating and streaks.")
+    @app_commands.describe(member="Whose stats (default: yours)", game="Only this game")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    @in_guild()
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        assert interaction.guild_id is not None
+        who = member or interaction.user
+        name = safe_name(who.display_name)
+        rows = await self.bot.store.member_stats(interaction.guild_id, who.id)
+        if game is not None:
+            rows = [r for r in rows if r.kind == game.value]
+        if not rows:
+            where = f" {GAMES[game.value].title}" if game else ""
+            await reply(interaction, f"{name} hasn't finished a{where} game on this server yet.")
+            return
+        played = sum(r.played for r in rows)
+        won = sum(r.won for r in rows)
+        favourite = max(rows, key=lambda r: (r.played, r.won))
+        lines = [
+            f"**{played}** played · **{won}** won ({percent(won, played)})",
+            f"Favourite game: {GAMES[favourite.kind].title} ({favourite.played} played)",
+        ]
+        embed = Embed(title=f"📊 {name} on this server", description="\n".join(lines), color=COLOR)
+        for row in rows:
+            embed.fields.append(
+                (GAMES[row.kind].title, await self._game_line(interaction, row), False)
+            )
+        await interaction.response.send_message(embed=components.to_embed(embed), ephemeral=True)
+
+    async def _game_line(self, interaction: discord.Interaction, row: StatRow) -> str:
+        assert interaction.guild_id is not None
+        parts = [
+            f"{row.played} played, {row.won} won ({percent(row.won, row.played)})",
+            f"streak: {streak_text(row.streak)} (best {row.best_streak})",
+        ]
+        if row.ordinal is None:
+            parts.append("not rated yet (rated games need two members)")
+        elif row.rated < MIN_GAMES:
+            parts.append(
+                f"rating {shown(row.ordinal)}, ranked after {MIN_GAMES} rated games "
+                f"({row.rated} so far)"
+            )
+        else:
+            place = await self.bot.store.rank(
+                interaction.guild_id, row.kind, row.ordinal, MIN_GAMES
+            )
+            parts.append(f"rating **{shown(row.ordinal)}** (#{place} here)")
+        return "\n".join(parts)
+
+    # -- /leaderboard ----------------------------------------------------------------------
+    @app_commands.command(name="leaderboard", description="This server's best players by rating.")
+    @app_commands.describe(game="Which game (default: every game's top five)")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    @in_guild()
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
+    ) -> None:
+        assert interaction.guild_id is not None
+        kinds = [game.value] if game else list(GAMES)
+        size = 10 if game else 5
+        embed = Embed(
+            title="🏆 Leaderboard" + (f": {GAMES[game.value].title}" if game else ""),
+            description=(
+                f"Ranked by a cautious skill estimate (it rises as you win, and as the bot "
+                f"grows sure of you). Members need {MIN_GAMES} rated games to appear."
+            ),
+            color=COLOR,
+        )
+        shown_any = False
+        for kind in kinds:
+            text = await self._board(interaction, kind, size)
+            if text:
+                shown_any = True
+                embed.fields.append((GAMES[kind].title, clip(text, 1024), False))
+        if not shown_any:
+            await reply(
+                interaction,
+                "Nobody is ranked here yet: play a few games with friends (bots are not rated).",
+            )
+            return
+        await interaction.response.send_message(
+            embed=components.to_embed(embed),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    async def _board(self, interaction: discord.Interaction, kind: str, size: int) -> str:
+        assert interaction.guild_id is not None
+        store = self.bot.store
+        top = await store.leaderboard(interaction.guild_id, kind, MIN_GAMES, size)
+        if not top:
+            return ""
+        lines = [
+            f"{i}. <@{r.user_id}> — **{shown(r.ordinal)}** ({r.won}/{r.played} won)"
+            for i, r in enumerate(top, start=1)
+        ]
+        me = interaction.user.id
+        if all(r.user_id != me for r in top):
+            mine = next(
+                (r for r in await store.member_stats(interaction.guild_id, me) if r.kind == kind),
+                None,
+            )
+            if mine is not None and mine.ordinal is not None and mine.rated >= MIN_GAMES:
+                if await store.is_hidden(me):
+                    lines.append("You: hidden from leaderboards (`/privacy`).")
+                else:
+                    place = await store.rank(interaction.guild_id, kind, mine.ordinal, MIN_GAMES)
+                    lines.append(f"…\n{place}. You — **{shown(mine.ordinal)}**")
+        return "\n".join(lines)
+
+    # -- /history ----------------------------------------------------------------------------
+    @app_commands.command(name="history", description="This server's last finished games.")
+    @app_commands.guild_only()
+    @in_guild()
+    async def history(self, interaction: discord.Interaction) -> None:
+        assert interaction.guild_id is not None
+        rows = await self.bot.store.history(interaction.guild_id)
+        if not rows:
+            await reply(interaction, "No game has finished on this server yet.")
+            return
+        lines = []
+        for row in rows:
+            seats = await self.bot.store.seats(row.id)
+            names = {str(s.user_id): safe_name(s.name) for s in seats}
+            game = engine.load(row.state) if row.state else None
+            outcome = game.outcome if game is not None else None
+            if outcome is None:
+                continue
+            result = (
+                "🏆 " + " and ".join(names.get(w, w) for w in outcome.winners)
+                if outcome.winners
+                else "🤝 a draw"
+            )
+            when = f"<t:{int(row.finished_at)}:R>" if row.finished_at else ""
+            lines.append(
+                f"**#{row.id} {GAMES[row.kind].title}** — {result} · {len(seats)} players "
+                f"· {when} · [table]({jump(row)}) · `/replay game:{row.id}`"
+            )
+        embed = Embed(title="📜 Last games here", description=clip("\n".join(lines), 4000))
+        await interaction.response.send_message(embed=components.to_embed(embed), ephemeral=True)
+
+    # -- /privacy ----------------------------------------------------------------------------
+    @app_commands.command(name="privacy", description="Show or hide yourself on leaderboards.")
+    @app_commands.describe(hide="True: leave me off every leaderboard; False: list me again")
+    async def privacy(self, interaction: discord.Interaction, hide: bool) -> None:
+        await self.bot.store.set_hidden(interaction.user.id, hide)
+        await reply(
+            interaction,
+            "You're hidden from leaderboards (your games still count)."
+            if hide
+            else "You're listed on leaderboards again.",
+        )
+
+    # -- /replay -------------------------------------------------------------------------------
+    @app_commands.command(name="replay", description="Step through a finished game, move by move.")
+    @app_commands.describe(game="The game's number (see /history)")
+    @app_commands.guild_only()
+    @in_guild()
+    async def replay(
+        self, interaction: discord.Interaction, game: app_commands.Range[int, 1]
+    ) -> None:
+        screen, problem = await self.replay_screen(interaction, game, 0)
+        if screen is None:
+            await reply(interaction, problem or "I can't replay that game.")
+            return
+        await interaction.response.send_message(ephemeral=True, **components.send_kwargs(screen))
+
+    async def on_replay_step(
+        self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
+    ) -> None:
+        step = int(parsed.rest) if parsed.rest.isdigit() else 0
+        screen, problem = await self.replay_screen(interaction, parsed.game, step)
+        if screen is None:
+            await reply(interaction, problem or "I can't replay that game.")
+            return
+        await interaction.response.edit_message(**components.message_kwargs(screen))
+
+    async def replay_screen(
+        self, interaction: discord.Interaction, game_id: int, step: int
+    ) -> tuple[Screen | None, str | None]:
+        row = await self.bot.store.get_game(game_id)
+        if row is None or row.guild_id != interaction.guild_id:
+            return None, "There's no such game on this server."
+        if row.status != "finished":
+            return None, "Only finished games can be replayed (no peeking at a running one)."
+        seats = await self.bot.store.seats(game_id)
+        moves = await self.bot.store.moves(game_id)
+        return replay_screen(row, seats, moves, step), None
+
+
+def replay_screen(
+    row: GameRow, seats: list, moves: list[tuple[int, int, str]], step: int
+) -> Screen:
+    """The table as everyone saw it after ``step`` moves, rebuilt by replaying the move log:
+    the public view and the public lines of that move, nothing private."""
+    hosted = GAMES[row.kind]
+    names = {str(s.user_id): safe_name(s.name) for s in seats}
+    players = [str(s.user_id) for s in seats]
+    game = engine.new_game(row.kind, players, row.seed, row.options)
+    step = max(0, min(step, len(moves)))
+    said: list[str] = [f"The game begins with {len(players)} players."]
+    for _, user, action in moves[:step]:
+        said = [e.public for e in game.apply(str(user), action) if e.public]
+    embed = hosted.renderer.table_embed(game.view(None), names, said, row.id)
+    embed.title = f"🎞️ Replay of game #{row.id} — {hosted.title}"
+    embed.footer = f"Move {step} of {len(moves)}"
+    last = len(moves)
+    rows: list[Row] = [
+        [
+            Button("⏮", ids.replay(row.id, 0, 0), disabled=step == 0),
+            Button("◀", ids.replay(row.id, max(0, step - 1), 1), disabled=step == 0),
+            Button("▶", ids.replay(row.id, min(last, step + 1), 2), disabled=step == last),
+            Button("⏭", ids.replay(row.id, last, 3), disabled=step == last),
+        ]
+    ]
+    return Screen(embed=embed, rows=rows)
+
+
+async def setup(bot: CardBot) -> None:
+    await bot.add_cog(Stats(bot))

@@ -1,0 +1,102 @@
+"""Stats, leaderboards, history and replays on a server with several finished games."""
+
+from __future__ import annotations
+
+import random
+
+import engine
+from cogs.render.text import humanize
+from cogs.sessions import finishing_result
+from db import SeatRow
+from engine.cards import label
+from engine.testing import playout
+from tests.discord.driver import Table, controls, message_text
+
+
+async def finished_game(bot, guild_id: int, channel: int, winner: int, loser: int) -> None:
+    """A finished Haymaker game between two members, stored as the bot would store it."""
+    for seed in range(50):
+        game = engine.new_game("haymaker", [str(winner), str(loser)], seed=seed)
+        playout(game, seed=seed)
+        if game.winners == [str(winner)]:
+            break
+    store = bot.store
+    row = await store.create_lobby(guild_id, channel, "haymaker", winner, "x", {}, seed=seed)
+    await store.add_seat(row.id, loser, "y")
+    await store.start_game(row.id, {}, {})
+    seats = [
+        SeatRow(row.id, winner, 0, "x", False, None, None, False),
+        SeatRow(row.id, loser, 1, "y", False, None, None, False),
+    ]
+    result = finishing_result(game, seats)
+    await store.record_move(
+        row.id, 0, winner, "x", game.to_dict(), {}, status="finished", result=result
+    )
+    await store.mark_announced(row.id)
+
+
+async def test_stats_leaderboard_history_and_replay(simcord_env) -> None:
+    table = await Table.start(simcord_env, "haymaker", 2, seed=12)
+    guild = table.channel.guild
+    ann, bea = (table.members[p] for p in table.members)
+    await table.play_random(random.Random(1))
+    end = next(m for m in table.public_messages() if "Final scores" in (m.content or ""))
+    assert "Ratings: " in end.content and "1000 → " in end.content  # each member's change
+
+    cy = guild.add_member(simcord_env.create_user("cy"))
+    dee = guild.add_member(simcord_env.create_user("dee"))  # never played
+    eve = guild.add_member(simcord_env.create_user("eve"))
+    for i in range(3):
+        await finished_game(simcord_env.bot, guild.id, 900 + i, cy.id, ann.id)
+        await finished_game(simcord_env.bot, guild.id, 910 + i, eve.id, bea.id)
+
+    # /stats: played, won, win rate, rating and place, streak, favourite game.
+    mine = await cy.slash(table.channel, "stats")
+    text = message_text(mine.response)
+    assert mine.ephemeral and "**3** played · **3** won (100%)" in text
+    assert "Favourite game: Haymaker" in text and "3 wins in a row" in text
+    assert ("rating **" in text and "(#1 here)" in text) or "(#2 here)" in text
+    none = await cy.slash(table.channel, "stats", member=dee)
+    assert "hasn't finished a game on this server yet" in none.response.content
+
+    # A hidden member is left off the leaderboard (their games still count).
+    hidden = await eve.slash(table.channel, "privacy", hide=True)
+    assert "hidden from leaderboards" in hidden.response.content
+    board = await dee.slash(table.channel, "leaderboard", game="haymaker")
+    text = message_text(board.response)
+    assert f"<@{cy.id}>" in text and f"<@{eve.id}>" not in text
+    eve_board = await eve.slash(table.channel, "leaderboard", game="haymaker")
+    assert "You: hidden from leaderboards" in message_text(eve_board.response)
+    assert "**3** played" in message_text((await eve.slash(table.channel, "stats")).response)
+
+    # /history: the last games, with results and links.
+    history = await dee.slash(table.channel, "history")
+    text = message_text(history.response)
+    assert f"#{table.game_id} Haymaker" in text and "/replay game:" in text
+    assert f"/channels/{guild.id}/{table.channel.id}" in text
+
+    # /replay: step by step, the public events the table showed, and no hand.
+    replay = await dee.slash(table.channel, "replay", game=table.game_id)
+    assert replay.ephemeral
+    shown = [message_text(replay.response)]
+    message = replay.response
+    moves = len(await simcord_env.bot.store.moves(table.game_id))
+    for _ in range(moves):
+        step = await dee.click(message, label="▶")
+        message = step.response
+        shown.append(message_text(message))
+    assert f"Move {moves} of {moves}" in shown[-1]
+    assert not any(c.label == "▶" and not c.disabled for c in controls(message))
+    everything = "\n".join(shown)
+    session = await table.session()
+    for line in session.public_log:  # every line the table showed, the replay shows too
+        assert humanize(line, session.names) in everything, line
+    assert "Your hand" not in everything and "You drew" not in everything
+    game = await table.game()
+    for card in game.to_dict()["state"]["burned"]:  # burned cards are never shown, ever
+        assert label(card) not in everything
+
+    # A running game cannot be replayed.
+    running = await Table.start(simcord_env, "haymaker", 2, channel_name="live", seed=3)
+    peek = await dee.slash(table.channel, "replay", game=running.game_id)
+    assert peek.ephemeral and "Only finished games" in peek.response.content
