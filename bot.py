@@ -15,7 +15,10 @@ from discord.ext import commands
 
 from cogs.clock import now
 from cogs.components import DYNAMIC_ITEMS
+from cogs.faces.book import FaceBook
+from cogs.faces.catalog import NoFaces
 from cogs.presenter import Presenter
+from cogs.render import faces as render_faces
 from cogs.replies import report_error
 from cogs.sessions import Sessions
 from cogs.timing import Timing
@@ -39,6 +42,7 @@ class CardBot(commands.Bot):
     store: Store
     sessions: Sessions
     presenter: Presenter
+    faces: FaceBook
 
     def __init__(self, settings: Settings, store: Store | None = None) -> None:
         # Driven by interactions: no message events to parse (intents) and no message cache
@@ -65,6 +69,11 @@ class CardBot(commands.Bot):
         timing = Timing(self.settings.bot_pause, self.settings.uno_grace, self.settings.nudge_after)
         self.sessions = Sessions(self.store, timing)
         self.presenter = Presenter(self)
+        # Card faces: listed at start, the missing ones uploaded in the background; until a
+        # face is up (or with CARD_EMOJIS=off) cards show as text.
+        self.faces = FaceBook(self, enabled=self.settings.card_emojis)
+        render_faces.use(self.faces if self.settings.card_emojis else NoFaces())
+        self.faces.start()
         # Buttons route by custom_id alone, so every old message keeps working.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
@@ -97,6 +106,9 @@ class CardBot(commands.Bot):
         presenter = getattr(self, "presenter", None)
         if presenter is not None:
             presenter.close()
+        faces = getattr(self, "faces", None)
+        if faces is not None:
+            await faces.close()
         await super().close()
         store = getattr(self, "store", None)
         if store is not None:

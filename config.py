@@ -25,6 +25,7 @@ class Settings:
     uno_grace: float = 5.0  # seconds bots wait while a member may still call or catch UNO
     nudge_after: float = 20.0  # seconds before a member is reminded that it is their turn
     database_timeout: float = 5.0  # seconds to open, migrate and write the database at start
+    card_emojis: bool = True  # draw cards as the bot's own emojis (uploaded once)
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -80,6 +81,9 @@ def load_settings(
     lobby = merged.get("LOBBY_TIMEOUT_MINUTES", "30").strip() or "30"
     if not lobby.isdigit() or int(lobby) < 1:
         raise ConfigError(f"LOBBY_TIMEOUT_MINUTES must be a whole number >= 1, not {lobby!r}.")
+    faces = merged.get("CARD_EMOJIS", "on").strip().lower() or "on"
+    if faces not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+        raise ConfigError(f"CARD_EMOJIS must be on or off, not {faces[:20]!r}.")
     return Settings(
         token=token,
         database_path=merged.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
@@ -90,4 +94,5 @@ def load_settings(
         uno_grace=_seconds(merged, "UNO_GRACE_SECONDS", 5.0, 0, 60),
         nudge_after=_seconds(merged, "NUDGE_AFTER_SECONDS", 20.0, 1, 3600),
         database_timeout=_seconds(merged, "DATABASE_TIMEOUT_SECONDS", 5.0, 0.5, 120),
+        card_emojis=faces in ("on", "true", "1", "yes"),
     )

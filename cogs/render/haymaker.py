@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cogs.render import faces
 from cogs.render.kinds import Renderer
 from cogs.render.text import humanize, plural, standard_card
 from engine.cards import SUIT_SYMBOLS, SUITS, value
@@ -38,7 +39,9 @@ class HaymakerRenderer(Renderer):
             mine = [c for c in hand if c[-1] == s]
             if mine:
                 shown = "  ".join(f"`{standard_card(c)}`" for c in mine)
-                lines.append(f"{SUIT_SYMBOLS[s]} {shown} — sum {strength(mine)}")
+                pictures = faces.row(mine)
+                prefix = f"{pictures} " if pictures else ""
+                lines.append(f"{prefix}{SUIT_SYMBOLS[s]} {shown} — sum {strength(mine)}")
         return "\n".join(lines)
 
     def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
@@ -66,6 +69,10 @@ class HaymakerRenderer(Renderer):
                 label = f"Haymaker in {SUIT_SYMBOLS[s]} (all of them: {strength(cards)})"
                 groups.append((label, cards))
         return groups
+
+    def thumbnail(self, view: dict[str, Any]) -> tuple[str, str | None] | None:
+        attack = view.get("attack")
+        return (attack["cards"][0], None) if attack and attack.get("cards") else None
 
     def is_table_action(self, action_id: str) -> bool:
         # Taking the hit is always offered to the defender and passing depends only on the

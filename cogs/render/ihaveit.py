@@ -39,6 +39,10 @@ class IHaveItRenderer(Renderer):
         # "decline": the engine's label names the taker and the count ("let X take 1 card").
         return humanize(label, names)
 
+    def thumbnail(self, view: dict[str, Any]) -> tuple[str, str | None] | None:
+        in_play = view.get("in_play")
+        return (in_play["cards"][0], None) if in_play and in_play.get("cards") else None
+
     def is_table_action(self, action_id: str) -> bool:
         # Declining is always allowed, so a public Decline button reveals nothing about the
         # hand; answers and leads name cards and stay in the player's private picker.

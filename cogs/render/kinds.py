@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cogs.render import faces
 from cogs.render.spec import Embed, clip
 from cogs.render.text import humanize, plural, standard_card
+from engine import cards
 
 
 def personal(prompt: str, reader: str | None, names: Mapping[str, str]) -> str:
@@ -35,7 +37,23 @@ class Renderer:
         return standard_card(code)
 
     def hand_text(self, hand: list[str]) -> str:
-        return "  ".join(f"`{self.card(c)}`" for c in hand) if hand else "*(no cards)*"
+        if not hand:
+            return "*(no cards)*"
+        text = "  ".join(f"`{self.card(c)}`" for c in hand)
+        pictures = faces.row(hand)
+        return f"{pictures}\n{text}" if pictures else text
+
+    def action_card(self, action_id: str) -> tuple[str, str | None] | None:
+        """The card an action plays (code, a wild's colour), for its button's face."""
+        for part in action_id.split(":")[1:]:
+            code = part.split(".")[0]
+            if cards.is_card(code):
+                return code, None
+        return None
+
+    def thumbnail(self, view: dict[str, Any]) -> tuple[str, str | None] | None:
+        """The card the table shows as its picture (the card in play), if any."""
+        return None
 
     def segment(self, segment: str, names: Mapping[str, str]) -> str:
         """A label for one step of a multi-step choice (a card, a colour, a player...)."""
@@ -100,6 +118,9 @@ class Renderer:
             color=self.color,
             footer=f"Game #{game_id}",
         )
+        picture = self.thumbnail(view)
+        if picture is not None:
+            embed.thumbnail = faces.url(*picture)
         embed.fields.append(("Players", self.players_text(view, names), False))
         if log:
             recent = "\n".join(f"• {humanize(line, names)}" for line in log[-6:])

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from cogs import ids
+from cogs.render import faces
 from cogs.render.kinds import Renderer
 from cogs.render.spec import (
     MAX_BUTTON_LABEL,
@@ -29,6 +30,7 @@ from engine import Action
 class Option:
     label: str
     target: str  # an action id, or a prefix leading to the next step
+    emoji: str | None = None  # the card's face, when it shows one card
 
 
 def options(
@@ -47,10 +49,21 @@ def options(
     for key, members in groups.items():
         if len(members) == 1:
             action = members[0]
-            out.append(Option(renderer.action_label(action.id, action.label, names), action.id))
+            label = renderer.action_label(action.id, action.label, names)
+            out.append(Option(label, action.id, _face(renderer, action.id)))
         else:
-            out.append(Option(renderer.group_label(key, names), key))
+            out.append(Option(renderer.group_label(key, names), key, _face(renderer, key)))
     return out
+
+
+def _face(renderer: Renderer, action_id: str) -> str | None:
+    card = renderer.action_card(action_id)
+    return faces.face(*card) if card is not None else None
+
+
+def _option_face(option: str) -> str | None:
+    # Pick options are card codes, the k-th copy of an UNO card suffixed "_k".
+    return faces.face(option.split("_", 1)[0])
 
 
 def rows(
@@ -65,7 +78,9 @@ def rows(
     result: list[Row] = []
     if len(choices) <= 4 * MAX_PER_ROW:
         buttons = [
-            Button(clip(c.label, MAX_BUTTON_LABEL), ids.act(game_id, version, c.target))
+            Button(
+                clip(c.label, MAX_BUTTON_LABEL), ids.act(game_id, version, c.target), emoji=c.emoji
+            )
             for c in choices
         ]
         for i in range(0, len(buttons), MAX_PER_ROW):
@@ -78,7 +93,7 @@ def rows(
                 Select(
                     custom_id=ids.select(game_id, version) + f":{i // MAX_SELECT_OPTIONS}",
                     placeholder=f"{placeholder} ({i + 1}-{i + len(chunk)})",
-                    options=[Choice(clip(c.label, 100), c.target) for c in chunk],
+                    options=[Choice(clip(c.label, 100), c.target, emoji=c.emoji) for c in chunk],
                 )
             )
     if extra:
@@ -105,7 +120,10 @@ def pick_rows(
             Select(
                 custom_id=custom_id,
                 placeholder=clip(label, 150),
-                options=[Choice(clip(renderer.segment(o, names), 100), o) for o in opts],
+                options=[
+                    Choice(clip(renderer.segment(o, names), 100), o, emoji=_option_face(o))
+                    for o in opts
+                ],
                 min_values=min(pick.min, hi),
                 max_values=hi,
             )

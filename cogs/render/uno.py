@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cogs.render import faces
 from cogs.render.kinds import Renderer
 from cogs.render.text import humanize, plural
 
@@ -38,6 +39,17 @@ class UnoRenderer(Renderer):
     def card(self, code: str) -> str:
         return card_name(code)
 
+    def action_card(self, action_id: str) -> tuple[str, str | None] | None:
+        parts = action_id.split(":")
+        if parts[0] in ("play", "play+uno") and len(parts) >= 2:
+            colour = parts[2] if len(parts) >= 3 and parts[2] in COLOURS else None
+            return parts[1], colour
+        return None
+
+    def thumbnail(self, view: dict[str, Any]) -> tuple[str, str | None] | None:
+        top = view.get("top")
+        return (top, view.get("color")) if top else None
+
     def hand_text(self, hand: list[str]) -> str:
         if not hand:
             return "*(no cards)*"
@@ -50,7 +62,9 @@ class UnoRenderer(Renderer):
             if key in by_colour:
                 emoji = COLOURS[key][0] if key in COLOURS else "🌈"
                 shown = ", ".join(card_name(c).split(" ", 1)[1] for c in by_colour[key])
-                lines.append(f"{emoji} {shown}")
+                # The faces, then the words (for screen readers and search).
+                pictures = faces.row(by_colour[key])
+                lines.append(f"{pictures} {emoji} {shown}" if pictures else f"{emoji} {shown}")
         return "\n".join(lines)
 
     def segment(self, segment: str, names: Mapping[str, str]) -> str:
@@ -169,7 +183,9 @@ class UnoRenderer(Renderer):
         lines = []
         top = view.get("top")
         if top:
-            lines.append(f"Top card: **{card_name(top)}**")
+            picture = faces.face(top, view.get("color"))
+            shown = f"{picture} **{card_name(top)}**" if picture else f"**{card_name(top)}**"
+            lines.append(f"Top card: {shown}")
         colour = view.get("color")
         if colour:
             lines.append(f"Colour in play: **{colour_name(colour)}**")

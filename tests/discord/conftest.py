@@ -28,6 +28,8 @@ async def make_bot(db_path: Path):
     def make(**settings: Any) -> CardBot:
         # Bots move without a pause in tests; the rest keeps its production defaults.
         settings.setdefault("bot_pause", 0)
+        # Text cards, unless a test asks for faces (uploads run in the background).
+        settings.setdefault("card_emojis", False)
         bot = create_bot(Settings(token="test-token", database_path=str(db_path), **settings))
         made.append(bot)
         return bot

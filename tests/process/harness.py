@@ -59,6 +59,7 @@ class BotProcess:
             "DATABASE_PATH": str(self.db_path),
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
+            "CARD_EMOJIS": "off",  # tests about faces turn them on
             **(env or {}),
         }
         self.proc: asyncio.subprocess.Process | None = None
