@@ -1,53 +1,39 @@
-"""What a database backend provides: serialized write transactions and consistent reads.
+"""What a database backend provides: transaction scripts run one at a time per connection.
 
-The store's SQL is written once (SQLite syntax with ``?`` placeholders); a backend runs it,
-translating the little that differs (placeholders, DDL types, error classes).
+The store's SQL is written once (SQLite syntax with ``?`` placeholders, in ``db/script.py``
+scripts); a backend runs it, translating the little that differs (placeholders, DDL types,
+error classes) and keeping transactions apart: one command's failure never rolls back
+another's work.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from contextlib import AbstractAsyncContextManager
-from typing import Any, Protocol
 
-Row = tuple[Any, ...]
-
-
-class Tx(Protocol):
-    """One transaction (or one consistent read)."""
-
-    async def execute(self, sql: str, *args: Any) -> int:
-        """Run a statement; the number of rows it changed."""
-        ...
-
-    async def fetchone(self, sql: str, *args: Any) -> Row | None: ...
-
-    async def fetchall(self, sql: str, *args: Any) -> list[Row]: ...
+from db.script import Op, Script, T
 
 
 class Backend(ABC):
     dialect: str
 
     @abstractmethod
-    def write(self) -> AbstractAsyncContextManager[Tx]:
-        """A write transaction, committed at the end and rolled back on any error.
-
-        Transactions never interleave: each runs alone on its connection, so one command's
-        failure can never roll back another's work.
-        """
+    async def write(self, script: Script[T]) -> T:
+        """Run ``script`` as one write transaction: committed when it returns, rolled back
+        (and the error re-raised) when it raises."""
 
     @abstractmethod
-    def read(self) -> AbstractAsyncContextManager[Tx]:
-        """Reads that see only committed data."""
+    async def read(self, script: Script[T]) -> T:
+        """Run a read-only ``script`` on one consistent snapshot of committed data."""
 
     @abstractmethod
     async def close(self) -> None: ...
 
     @abstractmethod
-    async def schema_version(self, tx: Tx) -> int: ...
+    def version_ops(self) -> tuple[list[Op], Op]:
+        """(ops preparing the schema-version record, the query reading it)."""
 
     @abstractmethod
-    async def set_schema_version(self, tx: Tx, version: int) -> None: ...
+    def set_version_op(self, version: int) -> Op: ...
 
     def ddl(self, statement: str) -> str:
         """A migration statement in this backend's dialect (migrations are written for SQLite)."""

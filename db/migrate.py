@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from db.backend import Backend
+from db.script import Script, run
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d+)_.+\.sql$")
@@ -22,20 +23,28 @@ def migration_files() -> list[tuple[int, Path]]:
 
 async def migrate(backend: Backend) -> int:
     """Apply every migration newer than the database; a half-applied one never sticks."""
-    async with backend.read() as tx:
-        current = await backend.schema_version(tx)
+    prepare, query = backend.version_ops()
+
+    def current() -> Script[int]:
+        for op in prepare:  # noqa: UP028 - each op's result is sent back; a list takes none
+            yield op
+        row = yield query
+        return int(row[0]) if row and row[0] is not None else 0
+
+    def apply(number: int, path: Path) -> Script[int]:
+        # Another process may have migrated meanwhile: check again inside the transaction.
+        if (yield from current()) >= number:
+            return number
+        for statement in statements(path.read_text(encoding="utf-8")):
+            yield run(backend.ddl(statement))
+        yield backend.set_version_op(number)
+        return number
+
+    version = await backend.write(current())
     for number, path in migration_files():
-        if number <= current:
-            continue
-        async with backend.write() as tx:
-            # Another process may have migrated meanwhile: check again inside the transaction.
-            if await backend.schema_version(tx) >= number:
-                continue
-            for statement in statements(path.read_text(encoding="utf-8")):
-                await tx.execute(backend.ddl(statement))
-            await backend.set_schema_version(tx, number)
-        current = number
-    return current
+        if number > version:
+            version = await backend.write(apply(number, path))
+    return version
 
 
 def statements(script: str) -> list[str]:

@@ -1,109 +1,129 @@
-"""The SQLite backend: one long-lived aiosqlite connection, transactions one at a time.
+"""The SQLite backend: a writer and a reader connection, each on its own thread.
 
 WAL mode and ``synchronous=FULL``: an acknowledged move survives a power cut, at the cost of
-one fsync per commit (measured in bench/load.py). All database access takes one asyncio lock,
-so a transaction never interleaves with another or with a read (a read on a shared connection
-would otherwise see another transaction's uncommitted rows).
+one fsync per commit (measured in bench/load.py). The writer runs one transaction script at a
+time, whole, in one call on its thread: transactions never interleave, and a move costs one
+hop to the database thread instead of one per statement (aiosqlite's model, which the profile
+of the load benchmark showed spending its time handing the interpreter lock back and forth).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from db.backend import Backend, Row
+from db.backend import Backend
 from db.errors import Conflict, StoreUnavailable
+from db.script import Op, Script, T, many, one, run
 
 HEADER = b"SQLite format 3\x00"
 
 
-class SqliteTx:
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
-
-    async def execute(self, sql: str, *args: Any) -> int:
-        try:
-            async with self.conn.execute(sql, args) as cur:
-                return cur.rowcount
-        except sqlite3.IntegrityError as error:
-            raise Conflict(str(error)) from error
-
-    async def fetchone(self, sql: str, *args: Any) -> Row | None:
-        try:
-            async with self.conn.execute(sql, args) as cur:
-                row = await cur.fetchone()
-        except sqlite3.IntegrityError as error:
-            raise Conflict(str(error)) from error
-        return tuple(row) if row is not None else None
-
-    async def fetchall(self, sql: str, *args: Any) -> list[Row]:
-        try:
-            async with self.conn.execute(sql, args) as cur:
-                return [tuple(r) for r in await cur.fetchall()]
-        except sqlite3.IntegrityError as error:
-            raise Conflict(str(error)) from error
-
-
 class SqliteBackend(Backend):
+    """Two connections, each on its own thread: one writes (transactions one at a time, in
+    the order asked), one reads (WAL: it sees only committed data and never waits for a
+    write). A transaction script runs whole in one call on the writer's thread."""
+
     dialect = "sqlite"
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self.conn = conn
-        self._tx = SqliteTx(conn)
-        self._lock = asyncio.Lock()
+    def __init__(self, path: str, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="sqlite-write")
+        self._reader = ThreadPoolExecutor(1, thread_name_prefix="sqlite-read")
+        self._wconn: sqlite3.Connection | None = None
+        self._rconn: sqlite3.Connection | None = None
+        # Tests: called with (sql, args) for every operation a read runs.
+        self.trace: Callable[[str, tuple[Any, ...]], None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path, timeout: float = 5.0) -> SqliteBackend:
         """Open (creating the file and folder if needed) or raise StoreUnavailable quickly."""
         path = str(path)
-        if path != ":memory:":
-            check_file(path, timeout)
-        conn = await aiosqlite.connect(path, isolation_level=None, timeout=timeout)
+        check_file(path, timeout)
+        backend = cls(path, timeout)
+        loop = asyncio.get_running_loop()
         try:
-            for pragma in (
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA foreign_keys = ON",
-                "PRAGMA synchronous = FULL",
-                f"PRAGMA busy_timeout = {int(timeout * 1000)}",
-            ):
-                async with conn.execute(pragma):
-                    pass
+            backend._wconn = await loop.run_in_executor(backend._writer, backend._connect, True)
+            backend._rconn = await loop.run_in_executor(backend._reader, backend._connect, False)
         except BaseException:
-            await conn.close()
+            await backend.close()
             raise
-        return cls(conn)
+        return backend
 
-    @asynccontextmanager
-    async def write(self) -> AsyncIterator[SqliteTx]:
-        async with self._lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._tx
-            except BaseException:
-                await self.conn.rollback()
-                raise
-            await self.conn.commit()
+    def _connect(self, write: bool) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False
+        )
+        if write:
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+        return conn
 
-    @asynccontextmanager
-    async def read(self) -> AsyncIterator[SqliteTx]:
-        async with self._lock:
-            yield self._tx
+    async def write(self, script: Script[T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, self._drive, self._wconn, script, True)
+
+    async def read(self, script: Script[T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader, self._drive, self._rconn, script, False)
+
+    def _drive(self, conn: sqlite3.Connection | None, script: Script[T], write: bool) -> T:
+        assert conn is not None, "the database is closed"
+        conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            op = next(script)
+            while True:
+                op = script.send(self._op(conn, op, write))
+        except StopIteration as done:
+            conn.execute("COMMIT")
+            return done.value  # type: ignore[no-any-return]
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _op(self, conn: sqlite3.Connection, op: Op, write: bool) -> Any:
+        if not write and self.trace is not None:
+            self.trace(op.sql, op.args)
+        try:
+            cursor = conn.execute(op.sql, op.args)
+            if op.kind == "run":
+                return cursor.rowcount
+            if op.kind == "one":
+                row = cursor.fetchone()
+                return tuple(row) if row is not None else None
+            return [tuple(r) for r in cursor.fetchall()]
+        except sqlite3.IntegrityError as error:
+            raise Conflict(str(error)) from error
 
     async def close(self) -> None:
-        await self.conn.close()
+        loop = asyncio.get_running_loop()
+        for executor, conn in ((self._writer, self._wconn), (self._reader, self._rconn)):
+            if conn is not None:
+                await loop.run_in_executor(executor, conn.close)
+            executor.shutdown(wait=False)
+        self._wconn = self._rconn = None
 
-    async def schema_version(self, tx: Any) -> int:
-        row = await tx.fetchone("PRAGMA user_version")
-        return int(row[0]) if row else 0
+    def version_ops(self) -> tuple[list[Op], Op]:
+        return [], one("PRAGMA user_version")
 
-    async def set_schema_version(self, tx: Any, version: int) -> None:
-        await tx.execute(f"PRAGMA user_version = {int(version)}")
+    def set_version_op(self, version: int) -> Op:
+        return run(f"PRAGMA user_version = {int(version)}")
+
+    async def explain(self, sql: str, args: tuple[Any, ...]) -> str:
+        """Tests: the query plan of ``sql``, one detail per step."""
+
+        def plan() -> Script[str]:
+            found = yield many(f"EXPLAIN QUERY PLAN {sql}", *args)
+            return " | ".join(str(r[3]) for r in found)
+
+        return await self.read(plan())
 
 
 def check_file(path: str, timeout: float) -> None:

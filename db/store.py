@@ -29,6 +29,7 @@ from db.rows import (
     seat_row,
     stat_row,
 )
+from db.script import Op, Script, many, one, run, single
 
 OPEN = "status IN ('lobby', 'active')"  # a literal, so SQLite uses the partial indexes
 
@@ -68,6 +69,11 @@ class Count:
     best: int
     rating: RatingPair | None  # the new (mu, sigma), for a rated game
     shift: list[float | None] | None  # [before, after] conservative ratings, for the end post
+
+
+def touch(game_id: int, now: float) -> Op:
+    # A lobby that changes is not abandoned: this keeps it from expiring.
+    return run("UPDATE games SET updated_at = ? WHERE id = ?", now, game_id)
 
 
 class Store:
@@ -110,40 +116,43 @@ class Store:
         """A lobby with the host seated (and ``bots``: (id, name, level)); ChannelBusy if the
         channel has an open game."""
         now = self.clock()
-        try:
-            async with self.backend.write() as tx:
-                row = await tx.fetchone(
-                    "INSERT INTO games (guild_id, channel_id, kind, host_id, options, seed,"
-                    " settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                    " RETURNING id",
-                    guild_id,
-                    channel_id,
-                    kind,
-                    host_id,
-                    dumps(options),
-                    seed,
-                    dumps(settings or {}),
-                    now,
-                    now,
-                )
-                assert row is not None
-                game_id = int(row[0])
-                await tx.execute(
-                    "INSERT INTO seats (game_id, user_id, seat, name) VALUES (?, ?, 0, ?)",
+
+        def script() -> Script[int]:
+            row = yield one(
+                "INSERT INTO games (guild_id, channel_id, kind, host_id, options, seed,"
+                " settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " RETURNING id",
+                guild_id,
+                channel_id,
+                kind,
+                host_id,
+                dumps(options),
+                seed,
+                dumps(settings or {}),
+                now,
+                now,
+            )
+            game_id = int(row[0])
+            yield run(
+                "INSERT INTO seats (game_id, user_id, seat, name) VALUES (?, ?, 0, ?)",
+                game_id,
+                host_id,
+                host_name,
+            )
+            for i, (bot_id, name, level) in enumerate(bots, start=1):
+                yield run(
+                    "INSERT INTO seats (game_id, user_id, seat, name, is_bot, human, level)"
+                    " VALUES (?, ?, ?, ?, 1, 0, ?)",
                     game_id,
-                    host_id,
-                    host_name,
+                    bot_id,
+                    i,
+                    name,
+                    level,
                 )
-                for i, (bot_id, name, level) in enumerate(bots, start=1):
-                    await tx.execute(
-                        "INSERT INTO seats (game_id, user_id, seat, name, is_bot, human, level)"
-                        " VALUES (?, ?, ?, ?, 1, 0, ?)",
-                        game_id,
-                        bot_id,
-                        i,
-                        name,
-                        level,
-                    )
+            return game_id
+
+        try:
+            game_id = await self.backend.write(script())
         except Conflict:
             raise ChannelBusy from None
         game = await self.get_game(game_id)
@@ -151,53 +160,50 @@ class Store:
         return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
-        async with self.backend.read() as tx:
-            row = await tx.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id)
+        row = await self._read(one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id))
         return game_row(row) if row else None
 
     async def game_version(self, game_id: int) -> int | None:
         """The stored version alone: a cheap check that a cached game is still current."""
-        async with self.backend.read() as tx:
-            row = await tx.fetchone("SELECT version FROM games WHERE id = ?", game_id)
+        row = await self._read(one("SELECT version FROM games WHERE id = ?", game_id))
         return int(row[0]) if row else None
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
-        async with self.backend.read() as tx:
-            row = await tx.fetchone(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND {OPEN}", channel_id
-            )
+        row = await self._read(
+            one(f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND {OPEN}", channel_id)
+        )
         return game_row(row) if row else None
 
     async def open_games_in_guild(self, guild_id: int) -> list[GameRow]:
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
+        rows = await self._read(
+            many(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND {OPEN} ORDER BY id",
                 guild_id,
             )
+        )
         return [game_row(r) for r in rows]
 
     async def stale_lobbies(self, older_than: float) -> list[int]:
         """Lobbies untouched since ``older_than`` (an indexed range, never a scan)."""
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
-                "SELECT id FROM games WHERE status = 'lobby' AND updated_at < ?", older_than
-            )
+        rows = await self._read(
+            many("SELECT id FROM games WHERE status = 'lobby' AND updated_at < ?", older_than)
+        )
         return [int(r[0]) for r in rows]
 
     async def due_games(self, now: float, limit: int = 100) -> list[int]:
         """Open games whose nearest clock has come (timers, bot moves, nudges)."""
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
+        rows = await self._read(
+            many(
                 "SELECT id FROM games WHERE wake_at IS NOT NULL AND wake_at <= ?"
                 " ORDER BY wake_at LIMIT ?",
                 now,
                 limit,
             )
+        )
         return [int(r[0]) for r in rows]
 
     async def next_wake(self) -> float | None:
-        async with self.backend.read() as tx:
-            row = await tx.fetchone("SELECT MIN(wake_at) FROM games WHERE wake_at IS NOT NULL")
+        row = await self._read(one("SELECT MIN(wake_at) FROM games WHERE wake_at IS NOT NULL"))
         return float(row[0]) if row and row[0] is not None else None
 
     async def start_game(
@@ -209,8 +215,8 @@ class Store:
         wake_at: float | None = None,
     ) -> bool:
         """Lobby -> active with the engine's first state (version 0). False if not a lobby."""
-        async with self.backend.write() as tx:
-            changed = await tx.execute(
+        changed = await self._write(
+            run(
                 "UPDATE games SET status = 'active', state = ?, version = 0, log = ?,"
                 " clocks = ?, wake_at = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
                 dumps(state),
@@ -220,34 +226,37 @@ class Store:
                 self.clock(),
                 game_id,
             )
-        return changed == 1
+        )
+        return bool(changed == 1)
 
     async def reopen_lobby(self, game_id: int) -> bool:
         """Active -> lobby again, before any move (the table could not be posted)."""
-        async with self.backend.write() as tx:
-            changed = await tx.execute(
+        changed = await self._write(
+            run(
                 "UPDATE games SET status = 'lobby', state = NULL, log = '{}', clocks = '{}',"
                 " wake_at = NULL, table_message_id = NULL, updated_at = ?"
                 " WHERE id = ? AND status = 'active' AND version = 0",
                 self.clock(),
                 game_id,
             )
-        return changed == 1
+        )
+        return bool(changed == 1)
 
     async def end_game(self, game_id: int, reason: str) -> bool:
         """An open game stops without a result ('ended', 'abandoned', 'expired').
 
         False if it was not open any more (finished or ended meanwhile): nothing changed.
         """
-        async with self.backend.write() as tx:
-            changed = await tx.execute(
+        changed = await self._write(
+            run(
                 "UPDATE games SET status = 'cancelled', ended_reason = ?, wake_at = NULL,"
                 f" clocks = '{{}}', updated_at = ? WHERE id = ? AND {OPEN}",
                 reason,
                 self.clock(),
                 game_id,
             )
-        return changed == 1
+        )
+        return bool(changed == 1)
 
     async def record_move(
         self,
@@ -272,10 +281,11 @@ class Store:
         """
         now = self.clock()
         new_version = expected_version + 1
-        async with self.backend.write() as tx:
-            counts = await self._tally(tx, game_id, result) if result is not None else []
+
+        def script() -> Script[int]:
+            counts = (yield from self._tally(game_id, result)) if result is not None else []
             ratings = {str(c.user): c.shift for c in counts if c.shift is not None}
-            changed = await tx.execute(
+            changed = yield run(
                 "UPDATE games SET state = ?, version = ?, log = ?, status = ?, clocks = ?,"
                 " wake_at = ?, finished_at = ?, updated_at = ?, ratings = ?"
                 " WHERE id = ? AND version = ? AND status = 'active'",
@@ -293,7 +303,7 @@ class Store:
             )
             if changed != 1:
                 raise StaleVersion
-            await tx.execute(
+            yield run(
                 "INSERT INTO moves (game_id, seq, user_id, action, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 game_id,
@@ -303,7 +313,7 @@ class Store:
                 now,
             )
             for change in seat_changes:
-                await tx.execute(
+                yield run(
                     "UPDATE seats SET is_bot = ?, level = ?, away = ?, strikes = ?"
                     " WHERE game_id = ? AND user_id = ?",
                     int(change.is_bot),
@@ -314,24 +324,26 @@ class Store:
                     change.user_id,
                 )
             for count in counts:
-                await self._count(tx, game_id, count, now)
-        return new_version
+                yield self._count(game_id, count, now)
+            return new_version
 
-    async def _tally(self, tx: Any, game_id: int, result: Result) -> list[Count]:
+        return await self.backend.write(script())
+
+    def _tally(self, game_id: int, result: Result) -> Script[list[Count]]:
         """What a finished game changes for each member: one read for all of them, the new
         streaks, and (for a rated game) the new ratings."""
         members = result.players
         if not members:
             return []
         marks = ", ".join("?" for _ in members)
-        rows = await tx.fetchall(
+        found = yield many(
             "SELECT s.user_id, s.mu, s.sigma, s.streak, s.best_streak FROM stats s"
             " JOIN games g ON g.guild_id = s.guild_id AND g.kind = s.kind"
             f" WHERE g.id = ? AND s.user_id IN ({marks})",
             game_id,
             *members,
         )
-        before = {int(r[0]): r for r in rows}
+        before = {int(r[0]): r for r in found}
         previous: dict[int, RatingPair | None] = {
             u: (r[1], r[2]) if (r := before.get(u)) is not None and r[1] is not None else None
             for u in members
@@ -357,11 +369,11 @@ class Store:
             counts.append(Count(user, won, streak, max(best, streak), new, shift))
         return counts
 
-    async def _count(self, tx: Any, game_id: int, count: Count, now: float) -> None:
+    def _count(self, game_id: int, count: Count, now: float) -> Op:
         """One member's stats row after a finished game: one upsert."""
         mu, sigma = count.rating if count.rating is not None else (None, None)
         ordinal = mu - 3 * sigma if mu is not None and sigma is not None else None
-        await tx.execute(
+        return run(
             "INSERT INTO stats (guild_id, user_id, kind, played, won, streak, best_streak,"
             " mu, sigma, ordinal, rated, last_at)"
             " SELECT guild_id, ?, kind, 1, ?, ?, ?, ?, ?, ?, ?, ? FROM games WHERE id = ?"
@@ -387,20 +399,23 @@ class Store:
         self, game_id: int, version: int, clocks: dict[str, Any], wake_at: float | None
     ) -> bool:
         """Change the clocks of the game at ``version`` (False if it moved on meanwhile)."""
-        async with self.backend.write() as tx:
-            changed = await tx.execute(
+        changed = await self._write(
+            run(
                 f"UPDATE games SET clocks = ?, wake_at = ? WHERE id = ? AND version = ? AND {OPEN}",
                 dumps(clocks),
                 wake_at,
                 game_id,
                 version,
             )
-        return changed == 1
+        )
+        return bool(changed == 1)
 
     async def set_seat(self, game_id: int, change: SeatChange) -> None:
         """A seat's control changes without a move (a player returns, leaves or is kicked)."""
-        async with self.backend.write() as tx:
-            await tx.execute(
+        now = self.clock()
+
+        def script() -> Script[None]:
+            yield run(
                 "UPDATE seats SET is_bot = ?, level = ?, away = ?, strikes = ?"
                 " WHERE game_id = ? AND user_id = ?",
                 int(change.is_bot),
@@ -410,37 +425,43 @@ class Store:
                 game_id,
                 change.user_id,
             )
-            await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", self.clock(), game_id)
+            yield run("UPDATE games SET updated_at = ? WHERE id = ?", now, game_id)
+
+        await self.backend.write(script())
 
     async def set_lobby_settings(self, game_id: int, settings: dict[str, Any]) -> bool:
         """Change how a lobby's game will be hosted (its bot level...); bot seats follow."""
-        async with self.backend.write() as tx:
-            changed = await tx.execute(
+        now = self.clock()
+
+        def script() -> Script[bool]:
+            changed = yield run(
                 "UPDATE games SET settings = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
                 dumps(settings),
-                self.clock(),
+                now,
                 game_id,
             )
             if changed and "level" in settings:
-                await tx.execute(
+                yield run(
                     "UPDATE seats SET level = ? WHERE game_id = ? AND is_bot = 1",
                     settings["level"],
                     game_id,
                 )
-        return changed == 1
+            return bool(changed == 1)
+
+        return await self.backend.write(script())
 
     async def _set(self, game_id: int, column: str, value: Any) -> None:
-        async with self.backend.write() as tx:
-            await tx.execute(f"UPDATE games SET {column} = ? WHERE id = ?", value, game_id)
+        await self._write(run(f"UPDATE games SET {column} = ? WHERE id = ?", value, game_id))
 
     async def set_table_message(self, game_id: int, message_id: int, posted_at: float) -> None:
-        async with self.backend.write() as tx:
-            await tx.execute(
+        await self._write(
+            run(
                 "UPDATE games SET table_message_id = ?, table_posted_at = ? WHERE id = ?",
                 message_id,
                 posted_at,
                 game_id,
             )
+        )
 
     async def set_nudge_message(self, game_id: int, message_id: int | None) -> None:
         await self._set(game_id, "nudge_message_id", message_id)
@@ -450,34 +471,33 @@ class Store:
 
     async def unannounced(self) -> list[GameRow]:
         """Finished games whose end was not yet posted (the bot died in between)."""
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
-                f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' AND announced = 0"
-            )
+        rows = await self._read(
+            many(f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'finished' AND announced = 0")
+        )
         return [game_row(r) for r in rows]
 
     async def moves(self, game_id: int) -> list[tuple[int, int, str]]:
         """(seq, user id, action) in order."""
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
-                "SELECT seq, user_id, action FROM moves WHERE game_id = ? ORDER BY seq", game_id
-            )
+        rows = await self._read(
+            many("SELECT seq, user_id, action FROM moves WHERE game_id = ? ORDER BY seq", game_id)
+        )
         return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
     # -- seats -----------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
-                f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", game_id
-            )
+        rows = await self._read(
+            many(f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", game_id)
+        )
         return [seat_row(r) for r in rows]
 
     async def add_seat(
         self, game_id: int, user_id: int, name: str, *, human: bool = True, level: str | None = None
     ) -> bool:
         """Seat a player (or a bot) at the end of a lobby; False if seated or not a lobby."""
-        async with self.backend.write() as tx:
-            added = await tx.execute(
+        now = self.clock()
+
+        def script() -> Script[bool]:
+            added = yield run(
                 "INSERT INTO seats (game_id, user_id, seat, name, is_bot, human, level)"
                 " SELECT id, ?, (SELECT COALESCE(MAX(seat) + 1, 0) FROM seats"
                 " WHERE game_id = games.id), ?, ?, ?, ? FROM games"
@@ -491,13 +511,17 @@ class Store:
                 game_id,
             )
             if added:
-                await self._touch(tx, game_id)
-        return added == 1
+                yield touch(game_id, now)
+            return bool(added == 1)
+
+        return await self.backend.write(script())
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Take a seat out of a lobby (later seats keep their order)."""
-        async with self.backend.write() as tx:
-            removed = await tx.execute(
+        now = self.clock()
+
+        def script() -> Script[bool]:
+            removed = yield run(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ? AND EXISTS"
                 " (SELECT 1 FROM games WHERE id = ? AND status = 'lobby')",
                 game_id,
@@ -505,18 +529,22 @@ class Store:
                 game_id,
             )
             if removed:
-                await self._touch(tx, game_id)
-        return removed == 1
+                yield touch(game_id, now)
+            return bool(removed == 1)
 
-    async def _touch(self, tx: Any, game_id: int) -> None:
-        # A lobby that changes is not abandoned: this keeps it from expiring.
-        await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", self.clock(), game_id)
+        return await self.backend.write(script())
+
+    async def _read(self, op: Op) -> Any:
+        return await self.backend.read(single(op))
+
+    async def _write(self, op: Op) -> Any:
+        return await self.backend.write(single(op))
 
     async def set_dm(
         self, game_id: int, user_id: int, channel_id: int | None, message_id: int | None
     ) -> None:
-        async with self.backend.write() as tx:
-            await tx.execute(
+        await self._write(
+            run(
                 "UPDATE seats SET dm_channel_id = ?, dm_message_id = ?"
                 " WHERE game_id = ? AND user_id = ?",
                 channel_id,
@@ -524,54 +552,57 @@ class Store:
                 game_id,
                 user_id,
             )
+        )
 
     async def mark_dm_closed(self, game_id: int, user_id: int) -> None:
-        async with self.backend.write() as tx:
-            await tx.execute(
+        await self._write(
+            run(
                 "UPDATE seats SET dm_closed = 1 WHERE game_id = ? AND user_id = ?",
                 game_id,
                 user_id,
             )
+        )
 
     # -- players -----------------------------------------------------------------------------
     async def wants_nudges(self, user_id: int) -> bool:
-        async with self.backend.read() as tx:
-            row = await tx.fetchone("SELECT nudges FROM players WHERE user_id = ?", user_id)
+        row = await self._read(one("SELECT nudges FROM players WHERE user_id = ?", user_id))
         return bool(row[0]) if row else True
 
     async def set_nudges(self, user_id: int, wanted: bool) -> None:
-        async with self.backend.write() as tx:
-            await tx.execute(
+        await self._write(
+            run(
                 "INSERT INTO players (user_id, nudges) VALUES (?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET nudges = excluded.nudges",
                 user_id,
                 int(wanted),
             )
+        )
 
     async def set_hidden(self, user_id: int, hidden: bool) -> None:
-        async with self.backend.write() as tx:
-            await tx.execute(
+        await self._write(
+            run(
                 "INSERT INTO players (user_id, hidden) VALUES (?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET hidden = excluded.hidden",
                 user_id,
                 int(hidden),
             )
+        )
 
     async def is_hidden(self, user_id: int) -> bool:
-        async with self.backend.read() as tx:
-            row = await tx.fetchone("SELECT hidden FROM players WHERE user_id = ?", user_id)
+        row = await self._read(one("SELECT hidden FROM players WHERE user_id = ?", user_id))
         return bool(row[0]) if row else False
 
     # -- stats -----------------------------------------------------------------------------
     async def member_stats(self, guild_id: int, user_id: int) -> list[StatRow]:
         """A member's record on this server, one row per game they played (primary key)."""
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
+        rows = await self._read(
+            many(
                 f"SELECT {STAT_COLUMNS} FROM stats WHERE guild_id = ? AND user_id = ?"
                 " ORDER BY played DESC, kind",
                 guild_id,
                 user_id,
             )
+        )
         return [stat_row(r) for r in rows]
 
     async def leaderboard(
@@ -579,8 +610,8 @@ class Store:
     ) -> list[StatRow]:
         """The best conservative ratings on this server (index stats_rank), hidden members
         left out, only members with at least ``min_games`` rated games."""
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
+        rows = await self._read(
+            many(
                 f"SELECT {STAT_COLUMNS} FROM stats WHERE guild_id = ? AND kind = ? AND rated > 0"
                 " AND rated >= ? AND user_id NOT IN (SELECT user_id FROM players WHERE hidden = 1)"
                 " ORDER BY ordinal DESC LIMIT ?",
@@ -589,12 +620,13 @@ class Store:
                 min_games,
                 limit,
             )
+        )
         return [stat_row(r) for r in rows]
 
     async def rank(self, guild_id: int, kind: str, ordinal: float, min_games: int) -> int:
         """1 + how many listed members rate above ``ordinal`` (an index range count)."""
-        async with self.backend.read() as tx:
-            row = await tx.fetchone(
+        row = await self._read(
+            one(
                 "SELECT COUNT(*) FROM stats WHERE guild_id = ? AND kind = ? AND rated > 0"
                 " AND rated >= ? AND ordinal > ?"
                 " AND user_id NOT IN (SELECT user_id FROM players WHERE hidden = 1)",
@@ -603,25 +635,28 @@ class Store:
                 min_games,
                 ordinal,
             )
+        )
         return 1 + (int(row[0]) if row else 0)
 
     async def history(self, guild_id: int, limit: int = 10) -> list[GameRow]:
         """The server's last finished games, newest first (index games_history)."""
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
+        rows = await self._read(
+            many(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished'"
                 " AND announced = 1 ORDER BY finished_at DESC LIMIT ?",
                 guild_id,
                 limit,
             )
+        )
         return [game_row(r) for r in rows]
 
     async def stats(self, guild_id: int, user_id: int) -> dict[str, tuple[int, int]]:
         """{kind: (played, won)}."""
-        async with self.backend.read() as tx:
-            rows = await tx.fetchall(
+        rows = await self._read(
+            many(
                 "SELECT kind, played, won FROM stats WHERE guild_id = ? AND user_id = ?",
                 guild_id,
                 user_id,
             )
+        )
         return {str(r[0]): (int(r[1]), int(r[2])) for r in rows}

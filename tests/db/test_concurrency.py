@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from db import ChannelBusy, StaleVersion, Store
+from db.script import run, single
 
 
 @pytest.fixture
@@ -62,5 +63,6 @@ async def test_a_failing_transaction_never_undoes_anothers_acknowledged_write(
         assert True in results and any(isinstance(r, StaleVersion) for r in results)
         row = await store.get_game(ended)
         assert row is not None and row.status == "cancelled"
-        async with store.backend.write() as tx:
-            await tx.execute("UPDATE games SET status = 'active' WHERE id = ?", ended)
+        await store.backend.write(
+            single(run("UPDATE games SET status = 'active' WHERE id = ?", ended))
+        )

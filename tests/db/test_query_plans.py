@@ -3,69 +3,52 @@
 from __future__ import annotations
 
 import re
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 
 from db import Store
+from db.script import Script, run
 
 
 class Recorder:
-    """Wraps the backend's reads to remember each SELECT with its arguments."""
+    """Remembers every query the store's reads run, to look at their plans."""
 
     def __init__(self, store: Store) -> None:
-        self.store = store
+        self.backend = store.backend
         self.seen: list[tuple[str, tuple[Any, ...]]] = []
-        backend = store.backend
-        original = backend.read
-
-        @asynccontextmanager
-        async def read():  # type: ignore[no-untyped-def]
-            async with original() as tx:
-                recorder = self
-
-                class Tx:
-                    async def fetchone(self, sql: str, *args: Any) -> Any:
-                        recorder.seen.append((sql, args))
-                        return await tx.fetchone(sql, *args)
-
-                    async def fetchall(self, sql: str, *args: Any) -> Any:
-                        recorder.seen.append((sql, args))
-                        return await tx.fetchall(sql, *args)
-
-                yield Tx()
-
-        backend.read = read  # type: ignore[method-assign]
+        self.backend.trace = lambda sql, args: self.seen.append((sql, args))  # type: ignore[attr-defined]
 
     async def plan(self, sql: str, args: tuple[Any, ...]) -> str:
-        conn = self.store.backend.conn  # type: ignore[attr-defined]
-        async with conn.execute(f"EXPLAIN QUERY PLAN {sql}", args) as cur:
-            return " | ".join(str(r[3]) for r in await cur.fetchall())
+        self.backend.trace = None  # type: ignore[attr-defined]
+        return await self.backend.explain(sql, args)  # type: ignore[attr-defined, no-any-return]
 
 
 @pytest.fixture
 async def store(tmp_path):
     store = await Store.open(tmp_path / "games.db")
-    # Enough finished games that a scan would be the planner's choice without an index.
-    async with store.backend.write() as tx:
+
+    def fill() -> Script[None]:
         for i in range(300):
-            await tx.execute(
+            yield run(
                 "INSERT INTO games (guild_id, channel_id, kind, host_id, status, seed,"
                 " created_at, updated_at, announced) VALUES (1, ?, 'uno', 1, 'finished', 0,"
                 " 0, 0, 1)",
                 1000 + i,
             )
         for i in range(300):
-            await tx.execute(
+            yield run(
                 "INSERT INTO stats (guild_id, user_id, kind, played, won, ordinal, rated)"
                 " VALUES (?, ?, 'uno', 5, 2, ?, 5)",
                 1 + i % 3,
                 i,
                 i / 10,
             )
-            await tx.execute("INSERT INTO players (user_id, hidden) VALUES (?, ?)", i, i % 7 == 0)
-        await tx.execute("ANALYZE")
+            yield run("INSERT INTO players (user_id, hidden) VALUES (?, ?)", i, i % 7 == 0)
+        yield run("ANALYZE")
+
+    # Enough finished games that a scan would be the planner's choice without an index.
+    await store.backend.write(fill())
     yield store
     await store.close()
 

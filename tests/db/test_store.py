@@ -6,6 +6,7 @@ import pytest
 
 from db import ChannelBusy, Result, StaleVersion, Store
 from db.migrate import migration_files
+from db.script import Script, one
 
 
 @pytest.fixture
@@ -16,12 +17,17 @@ async def store(tmp_path):
 
 
 async def test_migrations_set_user_version_wal_and_full_sync(store: Store) -> None:
-    async with store.backend.read() as tx:
-        assert (await tx.fetchone("PRAGMA user_version")) == (migration_files()[-1][0],)
-        assert (await tx.fetchone("PRAGMA journal_mode")) == ("wal",)
-        assert (await tx.fetchone("PRAGMA foreign_keys")) == (1,)
+    def pragmas() -> Script[list[object]]:
+        found = []
+        for name in ("user_version", "journal_mode", "foreign_keys", "synchronous"):
+            found.append((yield one(f"PRAGMA {name}"))[0])
+        return found
+
+    for run_on in (store.backend.write, store.backend.read):  # both connections
+        version, journal, keys, sync = await run_on(pragmas())
+        assert (version, journal, keys) == (migration_files()[-1][0], "wal", 1)
         # FULL (2): an acknowledged move survives a power cut; NORMAL (1) may lose it.
-        assert (await tx.fetchone("PRAGMA synchronous")) == (2,)
+        assert sync == 2
 
 
 async def test_reopening_does_not_reapply_migrations(tmp_path) -> None:

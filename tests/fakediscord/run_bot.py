@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import ipaddress
+import os
 import socket
 import sys
 from pathlib import Path
@@ -93,6 +94,21 @@ def main(argv: list[str] | None = None) -> None:
         if path not in sys.path:
             sys.path.insert(0, path)
     module = importlib.import_module(args.module)
+    del sys.argv[1:]  # the bot's own command line is empty here: these were run_bot's
+    profile = os.environ.get("RUN_BOT_PROFILE")  # benchmarks: where to write a cProfile dump
+    if profile:
+        import cProfile
+        import signal
+
+        profiler = cProfile.Profile()
+
+        def dump(*_: Any) -> None:
+            profiler.disable()
+            profiler.dump_stats(profile)
+            raise SystemExit(0)
+
+        signal.signal(signal.SIGTERM, dump)
+        profiler.enable()
     module.main()
 
 
