@@ -5,6 +5,7 @@ python bot.py        # reads DISCORD_TOKEN (and the rest) from the environment o
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
@@ -50,7 +51,7 @@ class CardBot(commands.Bot):
         # up in a 1,000-message list). Only the guilds intent, which discord.py's state needs.
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents(guilds=True),
+            intents=discord.Intents(guilds=True, guild_messages=settings.message_events),
             max_messages=None,
             member_cache_flags=discord.MemberCacheFlags.none(),
             chunk_guilds_at_startup=False,
@@ -125,12 +126,31 @@ async def open_store(settings: Settings) -> Store:
     return await Store.open(settings.database_path, timeout=settings.database_timeout)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Card Table: card games on Discord.")
+    parser.add_argument(
+        "--playground",
+        nargs="?",
+        const="uno",
+        metavar="GAME",
+        help="play without Discord or a token, in your browser (default game: uno)",
+    )
+    parser.add_argument("--no-browser", action="store_true", help="print the address only")
+    args = parser.parse_args(argv)
     try:
-        settings = load_settings()
+        settings = load_settings(need_token=args.playground is None)
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
+    if args.playground is not None:
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)-7s %(name)s: %(message)s")
+        from cogs import playground
+
+        try:
+            asyncio.run(playground.run(settings, args.playground, not args.no_browser))
+        except KeyboardInterrupt:
+            pass
+        return
     logging.basicConfig(
         level=settings.log_level,
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",

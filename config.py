@@ -26,6 +26,8 @@ class Settings:
     nudge_after: float = 20.0  # seconds before a member is reminded that it is their turn
     database_timeout: float = 5.0  # seconds to open, migrate and write the database at start
     card_emojis: bool = True  # draw cards as the bot's own emojis (uploaded once)
+    dm_hands: bool = True  # keep each player's hand in a DM (the playground shows none)
+    message_events: bool = False  # receive message events (the playground's page follows them)
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -60,13 +62,17 @@ def _seconds(merged: dict[str, str], key: str, default: float, low: float, high:
 
 
 def load_settings(
-    env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")
+    env: dict[str, str] | None = None,
+    dotenv: Path | None = Path(".env"),
+    need_token: bool = True,
 ) -> Settings:
-    """Real environment variables win over ``.env``."""
+    """Real environment variables win over ``.env``. The playground needs no token."""
     merged = read_dotenv(dotenv) if dotenv is not None else {}
     merged.update(os.environ if env is None else env)
 
     token = merged.get("DISCORD_TOKEN", "").strip()
+    if not token and not need_token:
+        token = "playground"
     if not token:
         raise ConfigError(
             "DISCORD_TOKEN is not set. Copy .env.example to .env and paste your bot token "

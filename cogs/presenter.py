@@ -207,6 +207,8 @@ class Presenter:
     # -- the DMs --------------------------------------------------------------------------
     async def update_dms(self, session: Session) -> bool:
         """Send or edit each member's DM hand when what it shows has changed."""
+        if not self.bot.settings.dm_hands:
+            return True  # the playground: hands are in "My hand" only
         jobs = []
         for seat in session.seats:
             if seat.dm_closed or not seat.human:

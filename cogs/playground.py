@@ -1,0 +1,100 @@
+"""A token-free playground: the real bot inside simcord's offline Discord, on a local page.
+
+    python bot.py --playground            # UNO's channel
+    python bot.py --playground haymaker   # another game's channel
+
+The real cogs, engine and SQLite (a separate file, so a real bot's games are never touched)
+run against a simulated server with one text channel per game and three players. simcord's
+preview serves the channel on 127.0.0.1; its address is a credential, printed once and never
+logged. Hands show with "My hand" (a preview shows one channel, not DMs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import webbrowser
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cogs.hosting import GAMES
+
+if TYPE_CHECKING:
+    from config import Settings
+
+PLAYGROUND_DATABASE = "data/playground.db"
+PLAYERS = ("Alice", "Bob", "Carol")
+WELCOME = (
+    "👋 **Welcome to the Card Table playground!** This is the real bot on a simulated Discord: "
+    "nothing leaves your computer.\n"
+    "• Pick who you are with the viewer picker at the top of the page; switch to play the others.\n"
+    "• Type `/newgame {kind}` below, press **Add bot** to fill seats with bots, then **Start**.\n"
+    "• Your cards: press **My hand** on the table. (On a real server they also come by DM; a "
+    "preview shows one channel, so here they stay in **My hand**.)\n"
+    "• `/rules {kind}` explains the game."
+)
+
+
+def playground_settings(settings: Settings, bot_pause: float = 0.5) -> Settings:
+    return replace(
+        settings,
+        token="playground",
+        database_path=settings.database_path
+        if settings.database_path.endswith("playground.db")
+        else PLAYGROUND_DATABASE,
+        dev_guild_id=None,
+        dm_hands=False,
+        message_events=True,  # the page republishes on them: bots' moves show as they happen
+        bot_pause=bot_pause,
+        # Text cards: the page has no CDN for the bot's own emojis, and drawing them in the
+        # background would hold up the simulator's settling of every click.
+        card_emojis=False,
+    )
+
+
+async def run(settings: Settings, game: str = "uno", open_page: bool = True) -> None:
+    """Serve the playground until the page's session ends (End preview session) or Ctrl-C."""
+    async with playground(settings, game) as (preview, _env):
+        print(f"Card Table playground: open {preview.url}", flush=True)
+        print("(that address is private to you; Ctrl-C to stop)", flush=True)
+        if open_page:
+            with contextlib.suppress(Exception):
+                webbrowser.open(preview.url)
+        await preview.wait_closed()
+
+
+@contextlib.asynccontextmanager
+async def playground(  # type: ignore[no-untyped-def]
+    settings: Settings, game: str = "uno", port: int | None = None, bot_pause: float = 0.5
+):
+    import simcord  # optional: pip install -e ".[playground]"
+
+    from bot import create_bot
+
+    if game not in GAMES:
+        raise SystemExit(f"Unknown game {game!r}; choose one of: {', '.join(GAMES)}")
+    chosen = playground_settings(settings, bot_pause)
+    # Every session starts afresh: the simulated server is new each time (and so are its
+    # channels), so games kept from an earlier session would only get in the way.
+    database = Path(chosen.database_path)
+    for stale in (
+        database,
+        database.with_name(database.name + "-wal"),
+        database.with_name(database.name + "-shm"),
+    ):
+        stale.unlink(missing_ok=True)
+    bot = create_bot(chosen)
+    # Bots move on real time here. The simulator waits (up to its settle time) for timers due
+    # within it after each click: long enough for a few bots' turns (0.5 s each), shorter
+    # than a reminder (20 s), which would otherwise hold every click up.
+    async with simcord.run(bot, settle_timeout=10.0) as env:
+        guild = env.create_guild("Card Table playground")
+        players = [
+            guild.add_member(env.create_user(name.lower(), global_name=name)) for name in PLAYERS
+        ]
+        channels = {kind: guild.create_text_channel(kind) for kind in GAMES}
+        for kind, channel in channels.items():
+            await players[0].send(channel, WELCOME.format(kind=kind))
+        preview = env.preview(channels[game], viewers=players, layout="channel", port=port)
+        async with preview:
+            yield preview, env
