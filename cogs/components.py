@@ -147,6 +147,70 @@ def message_kwargs(screen: Screen) -> dict[str, Any]:
     }
 
 
+def payload(screen: Screen) -> dict[str, Any]:
+    """The message's JSON for Discord's REST API, built straight from the spec: the presenter
+    edits tables and DMs with it, skipping discord.py's View and Message objects (each edit's
+    answer would otherwise be parsed into a Message nobody reads)."""
+    return {
+        "content": replies.clip(screen.content) if screen.content else None,
+        "embeds": [to_embed(screen.embed).to_dict()] if screen.embed else [],
+        "components": [_row_json(row) for row in screen.rows],
+        "allowed_mentions": mentions(screen).to_dict(),
+    }
+
+
+def _emoji_json(emoji: str | None) -> dict[str, Any] | None:
+    return dict(discord.PartialEmoji.from_str(emoji).to_dict()) if emoji else None
+
+
+def _row_json(row: Button | Select | list[Button]) -> dict[str, Any]:
+    if isinstance(row, Select):
+        return {
+            "type": 1,
+            "components": [
+                {
+                    "type": 3,
+                    "custom_id": row.custom_id,
+                    "placeholder": row.placeholder[:150],
+                    "min_values": row.min_values,
+                    "max_values": row.max_values,
+                    "options": [
+                        {
+                            k: v
+                            for k, v in (
+                                ("label", c.label),
+                                ("value", c.value),
+                                ("description", c.description),
+                                ("emoji", _emoji_json(c.emoji)),
+                            )
+                            if v is not None
+                        }
+                        for c in row.options
+                    ],
+                }
+            ],
+        }
+    buttons = row if isinstance(row, list) else [row]
+    return {
+        "type": 1,
+        "components": [
+            {
+                k: v
+                for k, v in (
+                    ("type", 2),
+                    ("style", STYLES[b.style].value),
+                    ("label", b.label),
+                    ("custom_id", b.custom_id),
+                    ("disabled", b.disabled),
+                    ("emoji", _emoji_json(b.emoji)),
+                )
+                if v is not None
+            }
+            for b in buttons
+        ],
+    }
+
+
 def send_kwargs(screen: Screen) -> dict[str, Any]:
     """Arguments for an interaction reply, which takes no ``None`` for an absent part."""
     return {k: v for k, v in message_kwargs(screen).items() if v is not None}

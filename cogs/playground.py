@@ -12,10 +12,11 @@ logged. Hands show with "My hand" (a preview shows one channel, not DMs).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import AsyncIterator
 import webbrowser
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cogs.hosting import GAMES
 
@@ -64,9 +65,9 @@ async def run(settings: Settings, game: str = "uno", open_page: bool = True) -> 
 
 
 @contextlib.asynccontextmanager
-async def playground(  # type: ignore[no-untyped-def]
+async def playground(
     settings: Settings, game: str = "uno", port: int | None = None, bot_pause: float = 0.5
-):
+) -> AsyncIterator[tuple[Any, Any]]:
     import simcord  # optional: pip install -e ".[playground]"
 
     from bot import create_bot

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import discord
+from discord.http import MultipartParameters
 
 from cogs import components, show
 from cogs.clock import now
@@ -166,13 +167,10 @@ class Presenter:
         return done
 
     async def _draw_table(self, session: Session) -> bool:
-        channel = self.bot.get_partial_messageable(session.row.channel_id)
         message_id = session.row.table_message_id
         if message_id is not None and not self.table_is_old(session):
             try:
-                await channel.get_partial_message(message_id).edit(
-                    **components.message_kwargs(show.table(session))
-                )
+                await self.edit(session.row.channel_id, message_id, show.table(session))
                 return True
             except discord.NotFound:
                 pass  # deleted: post a new one
@@ -187,13 +185,13 @@ class Presenter:
         channel = self.bot.get_partial_messageable(session.row.channel_id)
         old = session.row.table_message_id
         version = table_key(session)
-        message = await channel.send(**components.message_kwargs(show.table(session)))
+        message_id = await self.send(session.row.channel_id, show.table(session))
         posted = now()
         # In memory first: a click on the new table may arrive while the id is being stored.
-        session.row.table_message_id = message.id
+        session.row.table_message_id = message_id
         session.row.table_posted_at = posted
         session.shown.table = version
-        await self.bot.store.set_table_message(session.id, message.id, posted)
+        await self.bot.store.set_table_message(session.id, message_id, posted)
         if old is not None:
             try:
                 await channel.get_partial_message(old).edit(
@@ -229,14 +227,11 @@ class Presenter:
         seat = session.seat(user_id)
         if seat is None:
             return
-        kwargs = components.message_kwargs(show.hand(session, user_id, dm=True))
+        screen = show.hand(session, user_id, dm=True)
         try:
             if seat.dm_channel_id and seat.dm_message_id:
-                channel = self.bot.get_partial_messageable(
-                    seat.dm_channel_id, type=discord.ChannelType.private
-                )
                 try:
-                    await channel.get_partial_message(seat.dm_message_id).edit(**kwargs)
+                    await self.edit(seat.dm_channel_id, seat.dm_message_id, screen)
                     session.shown.dms[user_id] = key
                     return
                 except discord.NotFound:
@@ -244,10 +239,9 @@ class Presenter:
             # Opening the DM channel is one call, with no user lookup (no member cache needed).
             data = await self.bot.http.start_private_message(user_id)
             channel_id = int(data["id"])
-            dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            message = await dm.send(**kwargs)
-            seat.dm_channel_id, seat.dm_message_id = channel_id, message.id
-            await self.bot.store.set_dm(session.id, user_id, channel_id, message.id)
+            message_id = await self.send(channel_id, screen)
+            seat.dm_channel_id, seat.dm_message_id = channel_id, message_id
+            await self.bot.store.set_dm(session.id, user_id, channel_id, message_id)
             session.shown.dms[user_id] = key
         except discord.Forbidden as error:
             if error.code == DM_CLOSED:
@@ -273,6 +267,17 @@ class Presenter:
                 everyone=False, roles=False, users=[discord.Object(id=user_id)]
             ),
         )
+
+    # -- raw REST -------------------------------------------------------------------------
+    async def edit(self, channel_id: int, message_id: int, screen: Screen) -> None:
+        params = MultipartParameters(components.payload(screen), None, None)
+        await self.bot.http.edit_message(channel_id, message_id, params=params)
+
+    async def send(self, channel_id: int, screen: Screen) -> int:
+        """A new message; its id."""
+        params = MultipartParameters(components.payload(screen), None, None)
+        data = await self.bot.http.send_message(channel_id, params=params)
+        return int(data["id"])
 
     # -- channel posts ----------------------------------------------------------------------
     async def post(

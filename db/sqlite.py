@@ -83,7 +83,7 @@ class SqliteBackend(Backend):
                 op = script.send(self._op(conn, op, write))
         except StopIteration as done:
             conn.execute("COMMIT")
-            return done.value  # type: ignore[no-any-return]
+            return done.value
         except BaseException:
             conn.execute("ROLLBACK")
             raise
