@@ -12,8 +12,8 @@ logged. Hands show with "My hand" (a preview shows one channel, not DMs).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
 import webbrowser
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any

@@ -83,7 +83,8 @@ class SqliteBackend(Backend):
                 op = script.send(self._op(conn, op, write))
         except StopIteration as done:
             conn.execute("COMMIT")
-            return done.value
+            result: T = done.value
+            return result
         except BaseException:
             conn.execute("ROLLBACK")
             raise
