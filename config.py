@@ -28,6 +28,17 @@ class Settings:
     card_emojis: bool = True  # draw cards as the bot's own emojis (uploaded once)
     dm_hands: bool = True  # keep each player's hand in a DM (the playground shows none)
     message_events: bool = False  # receive message events (the playground's page follows them)
+    database_url: str = ""  # postgresql://... (PostgreSQL), or empty for SQLite at database_path
+    database_pool_min: int = 1  # PostgreSQL connections kept open
+    database_pool_max: int = 10  # PostgreSQL connections at most
+    shard_count: int | None = None  # Discord shards in all (None: one process, no sharding)
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all)
+    clock_poll: float = 2.0  # seconds between looks for clocks other processes set (PostgreSQL)
+
+    @property
+    def database(self) -> str:
+        """Where the games are kept: the PostgreSQL URL, or the SQLite file."""
+        return self.database_url or self.database_path
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -61,6 +72,54 @@ def _seconds(merged: dict[str, str], key: str, default: float, low: float, high:
     return value
 
 
+def _whole(merged: dict[str, str], key: str, default: int, low: int, high: int) -> int:
+    raw = merged.get(key, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or not low <= int(raw) <= high:
+        raise ConfigError(f"{key} must be a whole number from {low} to {high}, not {raw[:40]!r}.")
+    return int(raw)
+
+
+def _database(merged: dict[str, str]) -> tuple[str, str]:
+    """(SQLite path, PostgreSQL URL): DATABASE_URL wins over DATABASE_PATH."""
+    path = merged.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE
+    url = merged.get("DATABASE_URL", "").strip()
+    if not url:
+        return path, ""
+    if url.startswith(("postgresql://", "postgres://")):
+        return path, url
+    if url.startswith("sqlite:///"):
+        return url.removeprefix("sqlite:///"), ""
+    if "://" in url:
+        scheme = url.split("://", 1)[0]
+        raise ConfigError(
+            f"DATABASE_URL must start with postgresql:// or sqlite:///, not {scheme[:20]!r}://."
+        )
+    return url, ""  # a plain path
+
+
+def _shards(merged: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    count_raw = merged.get("SHARD_COUNT", "").strip()
+    ids_raw = merged.get("SHARD_IDS", "").strip()
+    if not count_raw:
+        if ids_raw:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the number of shards in all).")
+        return None, None
+    count = _whole(merged, "SHARD_COUNT", 1, 1, 10_000)
+    if not ids_raw:
+        return count, None
+    try:
+        ids = tuple(sorted({int(part) for part in ids_raw.split(",") if part.strip()}))
+    except ValueError:
+        raise ConfigError(
+            f"SHARD_IDS must be shard numbers separated by commas (like 0,1), not {ids_raw[:40]!r}."
+        ) from None
+    if not ids or any(not 0 <= i < count for i in ids):
+        raise ConfigError(f"SHARD_IDS must be numbers from 0 to {count - 1} (SHARD_COUNT {count}).")
+    return count, ids
+
+
 def load_settings(
     env: dict[str, str] | None = None,
     dotenv: Path | None = Path(".env"),
@@ -90,9 +149,22 @@ def load_settings(
     faces = merged.get("CARD_EMOJIS", "on").strip().lower() or "on"
     if faces not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
         raise ConfigError(f"CARD_EMOJIS must be on or off, not {faces[:20]!r}.")
+    path, url = _database(merged)
+    pool_min = _whole(merged, "DATABASE_POOL_MIN", 1, 0, 1000)
+    pool_max = _whole(merged, "DATABASE_POOL_MAX", 10, 1, 1000)
+    if pool_min > pool_max:
+        raise ConfigError(
+            f"DATABASE_POOL_MIN ({pool_min}) cannot be larger than DATABASE_POOL_MAX ({pool_max})."
+        )
+    shard_count, shard_ids = _shards(merged)
     return Settings(
         token=token,
-        database_path=merged.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE,
+        database_path=path,
+        database_url=url,
+        database_pool_min=pool_min,
+        database_pool_max=pool_max,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
         dev_guild_id=int(guild) if guild else None,
         log_level=level,
         lobby_timeout_minutes=int(lobby),
@@ -101,4 +173,5 @@ def load_settings(
         nudge_after=_seconds(merged, "NUDGE_AFTER_SECONDS", 20.0, 1, 3600),
         database_timeout=_seconds(merged, "DATABASE_TIMEOUT_SECONDS", 5.0, 0.5, 120),
         card_emojis=faces in ("on", "true", "1", "yes"),
+        clock_poll=_seconds(merged, "CLOCK_POLL_SECONDS", 2.0, 0.1, 300),
     )

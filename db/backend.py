@@ -9,21 +9,28 @@ another's work.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import Any
 
-from db.script import Op, Script, T
+from db.script import Op, T, Work, single
 
 
 class Backend(ABC):
     dialect: str
+    # Appended to a SELECT that claims rows: PostgreSQL skips rows another process holds.
+    skip_locked: str = ""
 
     @abstractmethod
-    async def write(self, script: Script[T]) -> T:
-        """Run ``script`` as one write transaction: committed when it returns, rolled back
+    async def write(self, work: Work[T]) -> T:
+        """Run ``work`` as one write transaction: committed when it returns, rolled back
         (and the error re-raised) when it raises."""
 
     @abstractmethod
-    async def read(self, script: Script[T]) -> T:
-        """Run a read-only ``script`` on one consistent snapshot of committed data."""
+    async def read(self, work: Work[T]) -> T:
+        """Run a read-only ``work`` on one consistent snapshot of committed data."""
+
+    async def read_one(self, op: Op) -> Any:
+        """One query on its own (a backend may skip the transaction around it)."""
+        return await self.read(lambda: single(op))
 
     @abstractmethod
     async def close(self) -> None: ...

@@ -9,7 +9,7 @@ from typing import Any
 GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, host_id, status, options, seed, state, version, log, "
     "table_message_id, table_posted_at, created_at, updated_at, settings, clocks, wake_at, "
-    "ended_reason, finished_at, nudge_message_id, announced, ratings"
+    "ended_reason, finished_at, nudge_message_id, announced, ratings, rev"
 )
 SEAT_COLUMNS = (
     "game_id, user_id, seat, name, is_bot, dm_channel_id, dm_message_id, dm_closed, human, "
@@ -42,6 +42,7 @@ class GameRow:
     nudge_message_id: int | None = None
     announced: bool = False
     ratings: dict[str, list[float | None]] = field(default_factory=dict)  # {user: [was, is]}
+    rev: int = 0  # bumped by every change to the game or its seats (shared-database checks)
 
     @property
     def is_open(self) -> bool:
@@ -114,6 +115,7 @@ def game_row(r: tuple[Any, ...]) -> GameRow:
         nudge_message_id=r[20],
         announced=bool(r[21]),
         ratings=_loads(r[22], {}),
+        rev=r[23],
     )
 
 

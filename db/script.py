@@ -14,7 +14,7 @@ when it raises.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -23,12 +23,15 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True)
 class Op:
-    kind: Literal["run", "one", "all"]
+    kind: Literal["run", "one", "all", "lock"]
     sql: str  # SQLite syntax, "?" placeholders
     args: tuple[Any, ...]
 
 
 Script = Generator[Op, Any, T]
+# A script, or a function making it: a backend may run the latter again after a lost
+# connection (the server rolled the first attempt back).
+Work = Script[T] | Callable[[], Script[T]]
 
 
 def run(sql: str, *args: Any) -> Op:
@@ -44,6 +47,18 @@ def one(sql: str, *args: Any) -> Op:
 def many(sql: str, *args: Any) -> Op:
     """A query; its result is every row (tuples)."""
     return Op("all", sql, args)
+
+
+def lock(*key: object) -> Op:
+    """Hold ``key`` until the transaction ends, across every process sharing the database
+    (PostgreSQL: an advisory lock; SQLite: nothing, its one writer already runs transactions
+    one at a time)."""
+    return Op("lock", "", (":".join(str(k) for k in key),))
+
+
+def start(work: Work[T]) -> Script[T]:
+    """The script of ``work`` (calling the function that makes it)."""
+    return work() if callable(work) else work
 
 
 def single(op: Op) -> Script[Any]:

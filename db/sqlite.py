@@ -18,7 +18,7 @@ from typing import Any
 
 from db.backend import Backend
 from db.errors import Conflict, StoreUnavailable
-from db.script import Op, Script, T, many, one, run
+from db.script import Op, Script, T, Work, many, one, run, start
 
 HEADER = b"SQLite format 3\x00"
 
@@ -66,16 +66,17 @@ class SqliteBackend(Backend):
         conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
         return conn
 
-    async def write(self, script: Script[T]) -> T:
+    async def write(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer, self._drive, self._wconn, script, True)
+        return await loop.run_in_executor(self._writer, self._drive, self._wconn, work, True)
 
-    async def read(self, script: Script[T]) -> T:
+    async def read(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._reader, self._drive, self._rconn, script, False)
+        return await loop.run_in_executor(self._reader, self._drive, self._rconn, work, False)
 
-    def _drive(self, conn: sqlite3.Connection | None, script: Script[T], write: bool) -> T:
+    def _drive(self, conn: sqlite3.Connection | None, work: Work[T], write: bool) -> T:
         assert conn is not None, "the database is closed"
+        script = start(work)
         conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         try:
             op = next(script)
@@ -92,6 +93,8 @@ class SqliteBackend(Backend):
     def _op(self, conn: sqlite3.Connection, op: Op, write: bool) -> Any:
         if not write and self.trace is not None:
             self.trace(op.sql, op.args)
+        if op.kind == "lock":
+            return None  # one writer: transactions already run one at a time
         try:
             cursor = conn.execute(op.sql, op.args)
             if op.kind == "run":

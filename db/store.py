@@ -1,9 +1,11 @@
 """All SQL lives here. Stores ids and engine JSON, never Discord objects.
 
-Every write is one transaction on the backend's single write path, so concurrent games,
-timers and commands never share (or roll back) each other's transactions. Queries on open
-games name their statuses as literals, so the partial indexes on open games apply and
-nothing scans finished games.
+Every write is one transaction script (``db/script.py``), so concurrent games, timers and
+commands never share (or roll back) each other's transactions; a write that changes a game
+or its seats takes the game's lock (across processes, with PostgreSQL) and bumps its ``rev``,
+which is how a process sharing the database notices that its cached copy is out of date.
+Queries on open games name their statuses as literals, so the partial indexes on open games
+apply and nothing scans finished games.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from db.rows import (
     seat_row,
     stat_row,
 )
-from db.script import Op, Script, many, one, run, single
+from db.script import Op, Script, lock, many, one, run, single
 
 OPEN = "status IN ('lobby', 'active')"  # a literal, so SQLite uses the partial indexes
 
@@ -73,7 +75,18 @@ class Count:
 
 def touch(game_id: int, now: float) -> Op:
     # A lobby that changes is not abandoned: this keeps it from expiring.
-    return run("UPDATE games SET updated_at = ? WHERE id = ?", now, game_id)
+    return one(
+        "UPDATE games SET updated_at = ?, rev = rev + 1 WHERE id = ? RETURNING rev", now, game_id
+    )
+
+
+def bump(game_id: int) -> Op:
+    """The game's seats changed: a new revision (the new rev is the result)."""
+    return one("UPDATE games SET rev = rev + 1 WHERE id = ? RETURNING rev", game_id)
+
+
+def is_postgres(where: str) -> bool:
+    return where.startswith(("postgresql://", "postgres://"))
 
 
 class Store:
@@ -81,15 +94,31 @@ class Store:
         self.backend = backend
         # Unix time for stamps; the bot swaps in its steady clock.
         self.clock: Callable[[], float] = time.time
+        # Told (game id, new rev) after each write this process makes to a game.
+        self.revised: Callable[[int, int], None] | None = None
+
+    @property
+    def shared(self) -> bool:
+        """Other processes may write to this database (PostgreSQL)."""
+        return self.backend.dialect == "postgresql"
 
     @classmethod
-    async def open(cls, where: str | Path, timeout: float = 5.0) -> Store:
-        """Open and migrate the database; StoreUnavailable (with a fix) if it cannot be used."""
-        from db.sqlite import SqliteBackend
-
+    async def open(
+        cls, where: str | Path, timeout: float = 5.0, pool_min: int = 1, pool_max: int = 10
+    ) -> Store:
+        """Open and migrate the database: ``postgresql://...`` is PostgreSQL, a path (or
+        ``sqlite:///path``) SQLite. StoreUnavailable (saying how to fix it) if it cannot be
+        used."""
         target = str(where)
-        target = target.removeprefix("sqlite:///") if target.startswith("sqlite:///") else target
-        backend = await SqliteBackend.open(target, timeout=timeout)
+        backend: Backend
+        if is_postgres(target):
+            from db.postgres import PostgresBackend
+
+            backend = await PostgresBackend.open(target, timeout, pool_min, pool_max)
+        else:
+            from db.sqlite import SqliteBackend
+
+            backend = await SqliteBackend.open(target.removeprefix("sqlite:///"), timeout)
         try:
             await migrate(backend)
         except BaseException:
@@ -152,7 +181,7 @@ class Store:
             return game_id
 
         try:
-            game_id = await self.backend.write(script())
+            game_id = await self.backend.write(script)
         except Conflict:
             raise ChannelBusy from None
         game = await self.get_game(game_id)
@@ -164,8 +193,13 @@ class Store:
         return game_row(row) if row else None
 
     async def game_version(self, game_id: int) -> int | None:
-        """The stored version alone: a cheap check that a cached game is still current."""
+        """The stored version alone: how many moves the game has."""
         row = await self._read(one("SELECT version FROM games WHERE id = ?", game_id))
+        return int(row[0]) if row else None
+
+    async def game_rev(self, game_id: int) -> int | None:
+        """The stored revision alone: a cheap check that a cached game is still current."""
+        row = await self._read(one("SELECT rev FROM games WHERE id = ?", game_id))
         return int(row[0]) if row else None
 
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
@@ -202,6 +236,90 @@ class Store:
         )
         return [int(r[0]) for r in rows]
 
+    async def claim_due(self, now: float, lease: float, limit: int = 100) -> list[int]:
+        """Claim the open games whose nearest clock has come: their ``wake_at`` moves to
+        ``now + lease``, so no other process fires them meanwhile (rows another process is
+        claiming are skipped), and a process that dies mid-fire only delays them by the lease.
+        Firing a clock stores new clocks, which replaces the lease."""
+        rows = await self.backend.write(
+            lambda: single(
+                many(
+                    "UPDATE games SET wake_at = ? WHERE id IN (SELECT id FROM games"
+                    " WHERE wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at LIMIT ?"
+                    f"{self.backend.skip_locked}) RETURNING id",
+                    now + lease,
+                    now,
+                    limit,
+                )
+            )
+        )
+        return sorted(int(r[0]) for r in rows)
+
+    async def take_drawing(self, game_id: int, owner: str, lease: float) -> bool | None:
+        """Take the right to draw the game's table and DMs for ``lease`` seconds: None if
+        another process holds it now, else whether ``owner`` was the last to draw it (so what
+        it remembers showing is still what Discord shows)."""
+        now = self.clock()
+
+        def script() -> Script[bool | None]:
+            yield lock("draw", game_id)
+            row = yield one("SELECT draw_by, draw_owner FROM games WHERE id = ?", game_id)
+            if row is None:
+                return None
+            by, last = row
+            if by is not None and by > now and last != owner:
+                return None
+            yield run(
+                "UPDATE games SET draw_by = ?, draw_owner = ? WHERE id = ?",
+                now + lease,
+                owner,
+                game_id,
+            )
+            return bool(last == owner)
+
+        return await self.backend.write(script)
+
+    async def end_drawing(self, game_id: int, owner: str, rev: int | None) -> int | None:
+        """Give the drawing back, the game shown in full as of revision ``rev`` (None: not
+        shown in full). The stored revision now, to draw again if it moved meanwhile; None if
+        the lease was lost to another process."""
+        row = await self.backend.write(
+            lambda: single(
+                one(
+                    "UPDATE games SET drawn = CASE WHEN drawn < ? THEN ? ELSE drawn END,"
+                    " draw_by = NULL WHERE id = ? AND draw_owner = ? RETURNING rev",
+                    rev if rev is not None else -1,
+                    rev if rev is not None else -1,
+                    game_id,
+                    owner,
+                )
+            )
+        )
+        return int(row[0]) if row is not None else None
+
+    async def claim_undrawn(
+        self, owner: str, now: float, grace: float, lease: float, limit: int = 20
+    ) -> list[int]:
+        """Claim running games changed more than ``grace`` seconds ago, not yet shown in full
+        and not being drawn (the process that changed them died): ``owner`` holds their
+        drawing for ``lease`` seconds, so one process redraws each."""
+        rows = await self.backend.write(
+            lambda: single(
+                many(
+                    "UPDATE games SET draw_by = ?, draw_owner = ? WHERE id IN"
+                    " (SELECT id FROM games WHERE status = 'active' AND drawn < rev"
+                    " AND updated_at <= ? AND (draw_by IS NULL OR draw_by <= ?)"
+                    f" ORDER BY updated_at LIMIT ?{self.backend.skip_locked}) RETURNING id",
+                    now + lease,
+                    owner,
+                    now - grace,
+                    now,
+                    limit,
+                )
+            )
+        )
+        return sorted(int(r[0]) for r in rows)
+
     async def next_wake(self) -> float | None:
         row = await self._read(one("SELECT MIN(wake_at) FROM games WHERE wake_at IS NOT NULL"))
         return float(row[0]) if row and row[0] is not None else None
@@ -215,48 +333,50 @@ class Store:
         wake_at: float | None = None,
     ) -> bool:
         """Lobby -> active with the engine's first state (version 0). False if not a lobby."""
-        changed = await self._write(
-            run(
+        return await self._change(
+            game_id,
+            one(
                 "UPDATE games SET status = 'active', state = ?, version = 0, log = ?,"
-                " clocks = ?, wake_at = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                " clocks = ?, wake_at = ?, updated_at = ?, rev = rev + 1"
+                " WHERE id = ? AND status = 'lobby' RETURNING rev",
                 dumps(state),
                 dumps(log),
                 dumps(clocks or {}),
                 wake_at,
                 self.clock(),
                 game_id,
-            )
+            ),
         )
-        return bool(changed == 1)
 
     async def reopen_lobby(self, game_id: int) -> bool:
         """Active -> lobby again, before any move (the table could not be posted)."""
-        changed = await self._write(
-            run(
+        return await self._change(
+            game_id,
+            one(
                 "UPDATE games SET status = 'lobby', state = NULL, log = '{}', clocks = '{}',"
-                " wake_at = NULL, table_message_id = NULL, updated_at = ?"
-                " WHERE id = ? AND status = 'active' AND version = 0",
+                " wake_at = NULL, table_message_id = NULL, updated_at = ?, rev = rev + 1"
+                " WHERE id = ? AND status = 'active' AND version = 0 RETURNING rev",
                 self.clock(),
                 game_id,
-            )
+            ),
         )
-        return bool(changed == 1)
 
     async def end_game(self, game_id: int, reason: str) -> bool:
         """An open game stops without a result ('ended', 'abandoned', 'expired').
 
         False if it was not open any more (finished or ended meanwhile): nothing changed.
         """
-        changed = await self._write(
-            run(
+        return await self._change(
+            game_id,
+            one(
                 "UPDATE games SET status = 'cancelled', ended_reason = ?, wake_at = NULL,"
-                f" clocks = '{{}}', updated_at = ? WHERE id = ? AND {OPEN}",
+                f" clocks = '{{}}', updated_at = ?, rev = rev + 1 WHERE id = ? AND {OPEN}"
+                " RETURNING rev",
                 reason,
                 self.clock(),
                 game_id,
-            )
+            ),
         )
-        return bool(changed == 1)
 
     async def record_move(
         self,
@@ -283,12 +403,13 @@ class Store:
         new_version = expected_version + 1
 
         def script() -> Script[int]:
+            yield lock("game", game_id)
             counts = (yield from self._tally(game_id, result)) if result is not None else []
             ratings = {str(c.user): c.shift for c in counts if c.shift is not None}
-            changed = yield run(
+            changed = yield one(
                 "UPDATE games SET state = ?, version = ?, log = ?, status = ?, clocks = ?,"
-                " wake_at = ?, finished_at = ?, updated_at = ?, ratings = ?"
-                " WHERE id = ? AND version = ? AND status = 'active'",
+                " wake_at = ?, finished_at = ?, updated_at = ?, ratings = ?, rev = rev + 1"
+                " WHERE id = ? AND version = ? AND status = 'active' RETURNING rev",
                 dumps(state),
                 new_version,
                 dumps(log),
@@ -301,7 +422,7 @@ class Store:
                 game_id,
                 expected_version,
             )
-            if changed != 1:
+            if changed is None:
                 raise StaleVersion
             yield run(
                 "INSERT INTO moves (game_id, seq, user_id, action, created_at)"
@@ -325,16 +446,25 @@ class Store:
                 )
             for count in counts:
                 yield self._count(game_id, count, now)
+            rev[0] = int(changed[0])
             return new_version
 
-        return await self.backend.write(script())
+        rev = [0]
+        version = await self.backend.write(script)
+        self._revised(game_id, rev[0])
+        return version
 
     def _tally(self, game_id: int, result: Result) -> Script[list[Count]]:
         """What a finished game changes for each member: one read for all of them, the new
         streaks, and (for a rated game) the new ratings."""
-        members = result.players
+        members = sorted(result.players)  # stats rows locked in one order: no deadlocks
         if not members:
             return []
+        # Two games of one kind on one server finishing at once must not both rate from the
+        # same old ratings: the second waits for the first (PostgreSQL; SQLite's one writer).
+        where = yield one("SELECT guild_id, kind FROM games WHERE id = ?", game_id)
+        if where is not None:
+            yield lock("stats", where[0], where[1])
         marks = ", ".join("?" for _ in members)
         found = yield many(
             "SELECT s.user_id, s.mu, s.sigma, s.streak, s.best_streak FROM stats s"
@@ -376,7 +506,10 @@ class Store:
         return run(
             "INSERT INTO stats (guild_id, user_id, kind, played, won, streak, best_streak,"
             " mu, sigma, ordinal, rated, last_at)"
-            " SELECT guild_id, ?, kind, 1, ?, ?, ?, ?, ?, ?, ?, ? FROM games WHERE id = ?"
+            " SELECT guild_id, CAST(? AS BIGINT), kind, 1, CAST(? AS BIGINT), CAST(? AS BIGINT),"
+            " CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION), CAST(? AS DOUBLE PRECISION),"
+            " CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION)"
+            " FROM games WHERE id = ?"
             " ON CONFLICT (guild_id, user_id, kind) DO UPDATE SET"
             " played = stats.played + 1, won = stats.won + excluded.won,"
             " streak = excluded.streak, best_streak = excluded.best_streak,"
@@ -399,22 +532,24 @@ class Store:
         self, game_id: int, version: int, clocks: dict[str, Any], wake_at: float | None
     ) -> bool:
         """Change the clocks of the game at ``version`` (False if it moved on meanwhile)."""
-        changed = await self._write(
-            run(
-                f"UPDATE games SET clocks = ?, wake_at = ? WHERE id = ? AND version = ? AND {OPEN}",
+        return await self._change(
+            game_id,
+            one(
+                "UPDATE games SET clocks = ?, wake_at = ?, rev = rev + 1"
+                f" WHERE id = ? AND version = ? AND {OPEN} RETURNING rev",
                 dumps(clocks),
                 wake_at,
                 game_id,
                 version,
-            )
+            ),
         )
-        return bool(changed == 1)
 
     async def set_seat(self, game_id: int, change: SeatChange) -> None:
         """A seat's control changes without a move (a player returns, leaves or is kicked)."""
         now = self.clock()
 
-        def script() -> Script[None]:
+        def script() -> Script[Any]:
+            yield lock("game", game_id)
             yield run(
                 "UPDATE seats SET is_bot = ?, level = ?, away = ?, strikes = ?"
                 " WHERE game_id = ? AND user_id = ?",
@@ -425,17 +560,18 @@ class Store:
                 game_id,
                 change.user_id,
             )
-            yield run("UPDATE games SET updated_at = ? WHERE id = ?", now, game_id)
+            return (yield touch(game_id, now))
 
-        await self.backend.write(script())
+        self._revised(game_id, await self.backend.write(script))
 
     async def set_lobby_settings(self, game_id: int, settings: dict[str, Any]) -> bool:
         """Change how a lobby's game will be hosted (its bot level...); bot seats follow."""
         now = self.clock()
 
-        def script() -> Script[bool]:
-            changed = yield run(
-                "UPDATE games SET settings = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+        def script() -> Script[Any]:
+            changed = yield one(
+                "UPDATE games SET settings = ?, updated_at = ?, rev = rev + 1"
+                " WHERE id = ? AND status = 'lobby' RETURNING rev",
                 dumps(settings),
                 now,
                 game_id,
@@ -446,21 +582,30 @@ class Store:
                     settings["level"],
                     game_id,
                 )
-            return bool(changed == 1)
+            return changed
 
-        return await self.backend.write(script())
+        return self._revised(game_id, await self.backend.write(script))
 
     async def _set(self, game_id: int, column: str, value: Any) -> None:
-        await self._write(run(f"UPDATE games SET {column} = ? WHERE id = ?", value, game_id))
+        await self._change(
+            game_id,
+            one(
+                f"UPDATE games SET {column} = ?, rev = rev + 1 WHERE id = ? RETURNING rev",
+                value,
+                game_id,
+            ),
+        )
 
     async def set_table_message(self, game_id: int, message_id: int, posted_at: float) -> None:
-        await self._write(
-            run(
-                "UPDATE games SET table_message_id = ?, table_posted_at = ? WHERE id = ?",
+        await self._change(
+            game_id,
+            one(
+                "UPDATE games SET table_message_id = ?, table_posted_at = ?, rev = rev + 1"
+                " WHERE id = ? RETURNING rev",
                 message_id,
                 posted_at,
                 game_id,
-            )
+            ),
         )
 
     async def set_nudge_message(self, game_id: int, message_id: int | None) -> None:
@@ -468,6 +613,21 @@ class Store:
 
     async def mark_announced(self, game_id: int) -> None:
         await self._set(game_id, "announced", 1)
+
+    async def claim_announcement(self, game_id: int, lease: float) -> bool:
+        """Take the right to post this finished game's end for ``lease`` seconds: False if it
+        is posted already, or another process is posting it now."""
+        now = self.clock()
+        changed = await self._write(
+            run(
+                "UPDATE games SET announce_by = ? WHERE id = ? AND status = 'finished'"
+                " AND announced = 0 AND (announce_by IS NULL OR announce_by < ?)",
+                now + lease,
+                game_id,
+                now,
+            )
+        )
+        return bool(changed == 1)
 
     async def unannounced(self) -> list[GameRow]:
         """Finished games whose end was not yet posted (the bot died in between)."""
@@ -496,11 +656,13 @@ class Store:
         """Seat a player (or a bot) at the end of a lobby; False if seated or not a lobby."""
         now = self.clock()
 
-        def script() -> Script[bool]:
+        def script() -> Script[Any]:
+            yield lock("game", game_id)
             added = yield run(
                 "INSERT INTO seats (game_id, user_id, seat, name, is_bot, human, level)"
-                " SELECT id, ?, (SELECT COALESCE(MAX(seat) + 1, 0) FROM seats"
-                " WHERE game_id = games.id), ?, ?, ?, ? FROM games"
+                " SELECT id, CAST(? AS BIGINT), (SELECT COALESCE(MAX(seat) + 1, 0) FROM seats"
+                " WHERE game_id = games.id), CAST(? AS TEXT), CAST(? AS BIGINT),"
+                " CAST(? AS BIGINT), CAST(? AS TEXT) FROM games"
                 " WHERE id = ? AND status = 'lobby'"
                 " ON CONFLICT (game_id, user_id) DO NOTHING",
                 user_id,
@@ -510,17 +672,16 @@ class Store:
                 level,
                 game_id,
             )
-            if added:
-                yield touch(game_id, now)
-            return bool(added == 1)
+            return (yield touch(game_id, now)) if added else None
 
-        return await self.backend.write(script())
+        return self._revised(game_id, await self.backend.write(script))
 
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Take a seat out of a lobby (later seats keep their order)."""
         now = self.clock()
 
-        def script() -> Script[bool]:
+        def script() -> Script[Any]:
+            yield lock("game", game_id)
             removed = yield run(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ? AND EXISTS"
                 " (SELECT 1 FROM games WHERE id = ? AND status = 'lobby')",
@@ -528,40 +689,59 @@ class Store:
                 user_id,
                 game_id,
             )
-            if removed:
-                yield touch(game_id, now)
-            return bool(removed == 1)
+            return (yield touch(game_id, now)) if removed else None
 
-        return await self.backend.write(script())
+        return self._revised(game_id, await self.backend.write(script))
 
     async def _read(self, op: Op) -> Any:
-        return await self.backend.read(single(op))
+        return await self.backend.read_one(op)
 
     async def _write(self, op: Op) -> Any:
-        return await self.backend.write(single(op))
+        return await self.backend.write(lambda: single(op))
+
+    async def _change(self, game_id: int, op: Op) -> bool:
+        """One ``UPDATE games ... RETURNING rev``; True if it changed the game."""
+        return self._revised(game_id, await self._write(op))
+
+    def _revised(self, game_id: int, rev: Any) -> bool:
+        """Tell the cache which revision this process's own write made (``rev``: the
+        ``RETURNING rev`` row, or None when nothing changed)."""
+        if rev is None:
+            return False
+        number = int(rev[0]) if isinstance(rev, tuple) else int(rev)
+        if self.revised is not None:
+            self.revised(game_id, number)
+        return True
+
+    def _seat_write(self, game_id: int, sql: str, *args: Any) -> Callable[[], Script[Any]]:
+        def script() -> Script[Any]:
+            changed = yield run(sql, *args)
+            return (yield bump(game_id)) if changed else None
+
+        return script
 
     async def set_dm(
         self, game_id: int, user_id: int, channel_id: int | None, message_id: int | None
     ) -> None:
-        await self._write(
-            run(
-                "UPDATE seats SET dm_channel_id = ?, dm_message_id = ?"
-                " WHERE game_id = ? AND user_id = ?",
-                channel_id,
-                message_id,
-                game_id,
-                user_id,
-            )
+        script = self._seat_write(
+            game_id,
+            "UPDATE seats SET dm_channel_id = ?, dm_message_id = ?"
+            " WHERE game_id = ? AND user_id = ?",
+            channel_id,
+            message_id,
+            game_id,
+            user_id,
         )
+        self._revised(game_id, await self.backend.write(script))
 
     async def mark_dm_closed(self, game_id: int, user_id: int) -> None:
-        await self._write(
-            run(
-                "UPDATE seats SET dm_closed = 1 WHERE game_id = ? AND user_id = ?",
-                game_id,
-                user_id,
-            )
+        script = self._seat_write(
+            game_id,
+            "UPDATE seats SET dm_closed = 1 WHERE game_id = ? AND user_id = ?",
+            game_id,
+            user_id,
         )
+        self._revised(game_id, await self.backend.write(script))
 
     # -- players -----------------------------------------------------------------------------
     async def wants_nudges(self, user_id: int) -> bool:

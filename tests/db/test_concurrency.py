@@ -11,8 +11,8 @@ from db.script import run, single
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "games.db")
+async def store(database: str):
+    store = await Store.open(database)
     yield store
     await store.close()
 

@@ -10,31 +10,36 @@ from db.script import Script, one
 
 
 @pytest.fixture
-async def store(tmp_path):
-    store = await Store.open(tmp_path / "games.db")
+async def store(database: str):
+    store = await Store.open(database)
     yield store
     await store.close()
 
 
-async def test_migrations_set_user_version_wal_and_full_sync(store: Store) -> None:
+async def test_migrations_set_user_version_wal_and_full_sync(tmp_path) -> None:
+    store = await Store.open(tmp_path / "games.db")  # SQLite's own settings
+
     def pragmas() -> Script[list[object]]:
         found = []
         for name in ("user_version", "journal_mode", "foreign_keys", "synchronous"):
             found.append((yield one(f"PRAGMA {name}"))[0])
         return found
 
-    for run_on in (store.backend.write, store.backend.read):  # both connections
-        version, journal, keys, sync = await run_on(pragmas())
-        assert (version, journal, keys) == (migration_files()[-1][0], "wal", 1)
-        # FULL (2): an acknowledged move survives a power cut; NORMAL (1) may lose it.
-        assert sync == 2
+    try:
+        for run_on in (store.backend.write, store.backend.read):  # both connections
+            version, journal, keys, sync = await run_on(pragmas())
+            assert (version, journal, keys) == (migration_files()[-1][0], "wal", 1)
+            # FULL (2): an acknowledged move survives a power cut; NORMAL (1) may lose it.
+            assert sync == 2
+    finally:
+        await store.close()
 
 
-async def test_reopening_does_not_reapply_migrations(tmp_path) -> None:
-    first = await Store.open(tmp_path / "g.db")
+async def test_reopening_does_not_reapply_migrations(database: str) -> None:
+    first = await Store.open(database)
     game = await first.create_lobby(1, 10, "uno", 100, "Ann", {"target": 300}, seed=7)
     await first.close()
-    again = await Store.open(tmp_path / "g.db")
+    again = await Store.open(database)
     loaded = await again.get_game(game.id)
     await again.close()
     assert loaded is not None and loaded.options == {"target": 300} and loaded.seed == 7
