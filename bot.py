@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -45,11 +46,12 @@ class CardBot(commands.Bot):
     presenter: Presenter
     faces: FaceBook
 
-    def __init__(self, settings: Settings, store: Store | None = None) -> None:
+    def __init__(self, settings: Settings, store: Store | None = None, **shards: Any) -> None:
         # Driven by interactions: no message events to parse (intents) and no message cache
         # (every edit the bot makes would otherwise come back as MESSAGE_UPDATE and be looked
         # up in a 1,000-message list). Only the guilds intent, which discord.py's state needs.
         super().__init__(
+            **shards,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True, guild_messages=settings.message_events),
             max_messages=None,
@@ -79,7 +81,8 @@ class CardBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_commands()
+        if self.settings.shard_ids is None or 0 in self.settings.shard_ids:
+            await self.sync_commands()  # one process is enough (the one with shard 0)
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -116,14 +119,28 @@ class CardBot(commands.Bot):
             await store.close()
 
 
+class ShardedCardBot(CardBot, commands.AutoShardedBot):
+    """The same bot running some of the shards (SHARD_COUNT, SHARD_IDS): every process
+    serves the servers of its shards and applies any game's move (DM clicks all arrive at
+    shard 0); games are shared through the database."""
+
+
 def create_bot(settings: Settings, store: Store | None = None) -> CardBot:
-    return CardBot(settings, store)
+    if settings.shard_count is None:
+        return CardBot(settings, store)
+    ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+    return ShardedCardBot(settings, store, shard_count=settings.shard_count, shard_ids=ids)
 
 
 async def open_store(settings: Settings) -> Store:
     """The database, opened, migrated and proven writable, or StoreUnavailable within
     ``DATABASE_TIMEOUT_SECONDS``."""
-    return await Store.open(settings.database_path, timeout=settings.database_timeout)
+    return await Store.open(
+        settings.database,
+        timeout=settings.database_timeout,
+        pool_min=settings.database_pool_min,
+        pool_max=settings.database_pool_max,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

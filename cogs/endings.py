@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+ANNOUNCE_LEASE = 60.0  # seconds one process has to post an end before another may
+CATCH_UP_EVERY = 30.0  # seconds between looks for ends a dead process claimed (shared)
+
 
 def end_post(session: Session) -> str | None:
     """The winner named once, how the game was won, and the scores ranked."""
@@ -59,7 +62,15 @@ class Endings(commands.Cog):
 
     async def cog_load(self) -> None:
         # REST works as soon as we are logged in: no need to wait for the gateway.
-        self._catch_up = asyncio.create_task(self.catch_up(), name="catch-up")
+        self._catch_up = asyncio.create_task(self._catching_up(), name="catch-up")
+
+    async def _catching_up(self) -> None:
+        await self.catch_up()
+        # Sharing the database, again now and then: an end claimed by a process that died
+        # before posting it is posted by another once the claim's lease is over.
+        while self.bot.sessions.shared:
+            await asyncio.sleep(max(CATCH_UP_EVERY, self.bot.settings.clock_poll))
+            await self.catch_up()
 
     async def cog_unload(self) -> None:
         if self._catch_up is not None:
@@ -68,6 +79,11 @@ class Endings(commands.Cog):
     async def announce(self, session: Session) -> None:
         """Post how the game ended, once (the flag is stored after the post)."""
         if session.game is None or session.row.announced:
+            return
+        # Sharing the database, posted by exactly one process: the one holding the claim.
+        # (Alone, the flag stored after the post is enough: a crash in between posts again.)
+        shared = self.bot.sessions.shared
+        if shared and not await self.bot.store.claim_announcement(session.id, ANNOUNCE_LEASE):
             return
         stored = await self.bot.store.get_game(session.id)
         if stored is not None:

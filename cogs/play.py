@@ -33,6 +33,7 @@ STALE_TABLE = (
     "Use the latest table message (or **My hand**)."
 )
 NOT_HERE = "That button doesn't belong to this game's messages."
+RETRIES = 2  # a click judged again when another process moved the game at the same moment
 
 
 class Play(commands.Cog):
@@ -98,16 +99,25 @@ class Play(commands.Cog):
         assert parsed.version is not None
         game_id, version = parsed.game, parsed.version
         async with self.sessions.lock(game_id):
-            session, problem = await self.session_for(interaction, game_id)
-            if session is None:
-                await reply(interaction, problem or "That game is not available.")
-                return
-            origin = self.origin(interaction, session)
-            if origin is None:
-                await reply(interaction, NOT_HERE)
-                return
-            applied = await self._act(interaction, session, origin, version, target)
-        if applied is not None:
+            for attempt in range(RETRIES + 1):
+                session, problem = await self.session_for(interaction, game_id)
+                if session is None:
+                    await reply(interaction, problem or "That game is not available.")
+                    return
+                origin = self.origin(interaction, session)
+                if origin is None:
+                    await reply(interaction, NOT_HERE)
+                    return
+                try:
+                    applied = await self._act(
+                        interaction, session, origin, version, target, retry=attempt < RETRIES
+                    )
+                except StaleVersion:
+                    # Another process stored a move first (the same moment, a simultaneous
+                    # phase): judge the click again against the game as it is now.
+                    continue
+                break
+        if applied is not None and session is not None:
             self.after_move(session, applied)
 
     async def _act(
@@ -117,6 +127,7 @@ class Play(commands.Cog):
         origin: str,
         version: int,
         target: str,
+        retry: bool = False,
     ) -> Applied | None:
         game = session.game
         assert game is not None
@@ -171,6 +182,8 @@ class Play(commands.Cog):
             await reply(interaction, refusal(session, player, target, str(error)))
             return None
         except StaleVersion:
+            if retry and self.sessions.shared:
+                raise
             await reply(interaction, STALE_TABLE)
             return None
 

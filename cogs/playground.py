@@ -43,6 +43,9 @@ def playground_settings(settings: Settings, bot_pause: float = 0.5) -> Settings:
         database_path=settings.database_path
         if settings.database_path.endswith("playground.db")
         else PLAYGROUND_DATABASE,
+        database_url="",  # its own throwaway SQLite file, whatever the bot's database
+        shard_count=None,
+        shard_ids=None,
         dev_guild_id=None,
         dm_hands=False,
         message_events=True,  # the page republishes on them: bots' moves show as they happen

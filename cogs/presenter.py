@@ -4,7 +4,9 @@ The click path holds a game's lock only for load, check, apply, store and the cl
 answer. Everything else Discord must show (the table, the DMs, the end post, notices) is asked
 for here and done by one worker task per game, after the lock: a slow or failing Discord call
 (a 429, a run of 5xx) delays only that game's pictures, never a click. If several moves land
-while an edit is in flight, the next edit draws the newest state once.
+while an edit is in flight, the next edit draws the newest state once. With a shared
+database (several processes) the worker first brings the game up to what is stored, and draws
+again if another process moved it meanwhile.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from cogs import components, show
 from cogs.clock import now
 from cogs.render.spec import Screen
 from cogs.replies import log_failure
-from cogs.sessions import Session
+from cogs.sessions import Session, Shown
 from cogs.timing import deadline_shown
 
 if TYPE_CHECKING:
@@ -34,6 +36,9 @@ TABLE_MAX_AGE = 50 * 60  # edits to messages over an hour old are rate-limited (
 DM_CLOSED = 50007
 RETRY_AFTER = 5.0  # seconds before trying again what Discord refused with an error
 MAX_RETRIES = 6
+# Clock polls (CLOCK_POLL_SECONDS) one process may spend drawing a game before another may
+# take over; also how long a change may stay unshown before another process redraws it.
+DRAW_LEASE_POLLS = 10
 
 Job = Callable[[Session], Awaitable[None]]
 
@@ -102,13 +107,17 @@ class Presenter:
             session = pending.session
             if session.game is None:
                 continue
+            drawing = await self._begin(session)
             ok = True
-            if pending.table:
+            if drawing and pending.table:
                 ok &= await self._guard(session, "table", self.refresh_table(session))
-            if pending.dms:
+            if drawing and pending.dms:
                 ok &= await self._guard(session, "DMs", self.update_dms(session))
             for job in pending.jobs:
                 await self._guard(session, getattr(job, "__name__", "job"), job(session))
+            if drawing and await self._end(session, ok):
+                # Another process moved the game while we drew it: draw the newest too.
+                self.update(session)
             if not ok and pending.retries < MAX_RETRIES:
                 # Discord kept failing: try again later, so a stored move is always shown.
                 retries = pending.retries + 1
@@ -116,6 +125,47 @@ class Presenter:
                     RETRY_AFTER * retries, self._retry, session, pending.table, retries
                 )
         self._workers.pop(game_id, None)
+
+    # With a shared database (several processes) one process at a time draws a game: two
+    # editing one message at once could leave the older picture last. A process that finds
+    # another drawing leaves it to that one, which draws again if the game moved meanwhile;
+    # if it dies, its lease runs out and another redraws (timers.redraw_orphans).
+    async def _begin(self, session: Session) -> bool:
+        """Take the game's drawing; False if another process is drawing it now."""
+        sessions = self.bot.sessions
+        if not sessions.shared or sessions.cached(session.id) is not session:
+            return True
+        try:
+            lease = DRAW_LEASE_POLLS * self.bot.settings.clock_poll
+            took = await self.bot.store.take_drawing(session.id, sessions.process, lease)
+            if took is None:
+                return False
+            if not took:
+                session.shown = Shown()  # another process drew it last: assume nothing
+            async with sessions.lock(session.id):
+                await sessions.refresh(session)
+        except Exception as error:
+            log_failure(f"game {session.id}: take drawing", error)
+        return True
+
+    async def _end(self, session: Session, ok: bool) -> bool:
+        """Give the drawing back; True if the game moved meanwhile (brought up to date)."""
+        sessions = self.bot.sessions
+        if not sessions.shared or sessions.cached(session.id) is not session:
+            return False
+        drew = session.row.rev
+        try:
+            rev = await self.bot.store.end_drawing(
+                session.id, sessions.process, drew if ok and drew >= 0 else None
+            )
+            if rev is None or rev == drew:
+                return False
+            async with sessions.lock(session.id):
+                await sessions.refresh(session)
+            return ok
+        except Exception as error:
+            log_failure(f"game {session.id}: end drawing", error)
+            return False
 
     def _retry(self, session: Session, table: bool, retries: int) -> None:
         self.update(session, table=table, dms=True)

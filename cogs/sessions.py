@@ -4,6 +4,10 @@ No Discord here: ids and engine objects only. Under a game's lock the click path
 game, checks the click, applies it to a *copy* of the committed game, stores move + state in
 one transaction, and only then swaps the copy in. So whatever reads a session outside the lock
 (the presenter drawing the table) only ever sees committed moves.
+
+When other processes share the database (PostgreSQL, a sharded bot), a cached game is trusted
+only after checking its revision (one indexed read): any change another process made to the
+game or its seats reloads it first.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import secrets
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -160,8 +165,19 @@ class Sessions:
     def __init__(self, store: Store, timing: Timing | None = None) -> None:
         self.store = store
         self.timing = timing or Timing()
+        self.shared = store.shared  # other processes may change games behind our back
+        self.process = secrets.token_hex(6)  # names this process in the games it draws
         self._cache: dict[int, Session] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        store.revised = self._revised
+
+    def _revised(self, game_id: int, rev: int) -> None:
+        """Our own write made revision ``rev``: the cache holds it already if it follows the
+        cached one; if not, something else wrote in between and the game is reloaded before
+        it is trusted again."""
+        session = self._cache.get(game_id)
+        if session is not None:
+            session.row.rev = rev if rev == session.row.rev + 1 else -1
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -176,6 +192,8 @@ class Sessions:
         """The game, from memory or (first click after a restart) from the database."""
         session = self._cache.get(game_id)
         if session is not None:
+            if self.shared or session.row.rev < 0:
+                await self.refresh(session)
             return session
         row = await self.store.get_game(game_id)
         if row is None:
@@ -194,12 +212,28 @@ class Sessions:
         if lock is not None and not lock.locked():
             self._locks.pop(game_id, None)
 
-    async def reload(self, session: Session) -> None:
+    async def refresh(self, session: Session) -> bool:
+        """Reload ``session`` if its stored revision differs from the cached one (another
+        process changed it); True if it did."""
+        if await self.store.game_rev(session.id) == session.row.rev:
+            return False
+        await self.reload(session, foreign=True)
+        return True
+
+    async def reload(self, session: Session, foreign: bool = False) -> None:
+        """The game and its seats as stored. ``foreign``: another process may have changed
+        what Discord shows too, so everything is drawn again on the next update."""
         row = await self.store.get_game(session.id)
         if row is not None:
+            # The same version of a running game is the same state: no need to decode it.
+            if session.game is None or row.state is None or row.version != session.row.version:
+                session.game = engine.load(row.state) if row.state is not None else None
             session.row = row
-            session.game = engine.load(row.state) if row.state is not None else None
+            if not row.is_open:
+                self.forget(session.id)
         session.seats = await self.store.seats(session.id)
+        if foreign and self.shared:
+            session.shown = Shown()
 
     def clocks_for(
         self, session: Session, game: Game, now: float, mover: str | None = None

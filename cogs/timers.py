@@ -6,6 +6,10 @@ does is an ordinary move through the same path as a click (lock, apply, store, s
 against the game's version, so a clock that fires twice (a restart, a second process) acts
 once. Bots decide outside the lock, on the version they saw; the move is applied only if the
 game has not moved on meanwhile.
+
+A due game is claimed before it fires (its ``wake_at`` moves a lease ahead, skipping rows
+another process is claiming), so with several processes on one database exactly one fires
+each clock, and if that process dies another fires it once the lease is over.
 """
 
 from __future__ import annotations
@@ -22,9 +26,10 @@ from discord.ext import commands
 import engine.bots
 from cogs import components, ids
 from cogs.clock import now
+from cogs.presenter import DRAW_LEASE_POLLS
 from cogs.render.spec import Button, Screen
 from cogs.replies import log_failure
-from cogs.sessions import Session
+from cogs.sessions import Session, Shown
 from db import StaleVersion
 from engine import Event, IllegalAction
 
@@ -34,6 +39,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 IDLE = 300.0  # seconds between looks when no clock is near (a safety net: wake() is the rule)
+LEASE = 30.0  # seconds a claimed game is this process's to fire
+BUSY = 0.2  # seconds before claiming again a due game whose row another transaction held
 
 
 @dataclass(slots=True)
@@ -51,6 +58,7 @@ class Timers(commands.Cog):
         self.bot = bot
         self.sessions = bot.sessions
         self._sleeping = False
+        self._woken = False
         self._firing: dict[int, asyncio.Task[None]] = {}
         self._task: asyncio.Task[None] | None = None
 
@@ -65,25 +73,39 @@ class Timers(commands.Cog):
 
     def wake(self) -> None:
         """A clock may have moved: look again now (restarts the sleep, never a pass)."""
+        self._woken = True  # heard mid-pass: that pass looks again instead of sleeping
         if self._sleeping and self._task is not None:
             self._task.cancel()
             self._task = asyncio.create_task(self._loop(), name="game-clocks")
 
     async def _loop(self) -> None:
+        # With a shared database other processes set clocks too, and wake() only hears this
+        # one's: look every CLOCK_POLL_SECONDS, so a process that dies has its clocks fired
+        # by another within that time (or the lease, for one it was firing).
+        idle = min(IDLE, self.bot.settings.clock_poll) if self.sessions.shared else IDLE
         while not self.bot.is_closed():
-            delay = IDLE
+            delay = idle
+            self._woken = False
             try:
                 moment = now()
-                for game_id in await self.bot.store.due_games(moment):
-                    if game_id not in self._firing:
-                        self._firing[game_id] = asyncio.create_task(
-                            self._fire(game_id), name=f"clock-{game_id}"
-                        )
                 nearest = await self.bot.store.next_wake()
-                if nearest is not None and nearest > moment:
-                    delay = min(IDLE, max(0.05, nearest - moment))
+                if nearest is not None and nearest <= moment:
+                    for game_id in await self.bot.store.claim_due(moment, LEASE):
+                        if game_id not in self._firing:
+                            self._firing[game_id] = asyncio.create_task(
+                                self._fire(game_id), name=f"clock-{game_id}"
+                            )
+                    nearest = await self.bot.store.next_wake()
+                if nearest is not None:
+                    # Still due after claiming: its row was busy in another transaction (a
+                    # claim skips those), so look again soon rather than after ``idle``.
+                    delay = min(idle, max(0.05, nearest - moment) if nearest > moment else BUSY)
+                if self.sessions.shared:
+                    await self.redraw_orphans(moment)
             except Exception as error:
                 log_failure("clock pass", error)
+            if self._woken:
+                continue
             # A plain sleep (which the test simulator's virtual clock drives); wake() cancels it.
             self._sleeping = True
             try:
@@ -91,16 +113,36 @@ class Timers(commands.Cog):
             finally:
                 self._sleeping = False
 
+    async def redraw_orphans(self, moment: float) -> None:
+        """Show the games another process stored a change to but never finished showing (it
+        died between the commit and its Discord edits): claimed, so one process redraws each."""
+        after = DRAW_LEASE_POLLS * self.bot.settings.clock_poll
+        claimed = await self.bot.store.claim_undrawn(self.sessions.process, moment, after, after)
+        for game_id in claimed:
+            async with self.sessions.lock(game_id):
+                session = await self.sessions.get(game_id)
+            if session is not None and session.game is not None:
+                session.shown = Shown()  # the dead process may have drawn any part of it
+                self.bot.presenter.update(session)
+
     async def _fire(self, game_id: int) -> None:
         try:
             for _ in range(100):  # several clocks may be due; each step makes progress
                 if not await self.fire_once(game_id):
                     break
+            await self._settle(game_id)
         except Exception as error:
             log_failure(f"game {game_id}: clock", error)
         finally:
             self._firing.pop(game_id, None)
             self.wake()
+
+    async def _settle(self, game_id: int) -> None:
+        """End the claim: the game wakes next at its nearest clock (the claim moved it)."""
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session is not None and session.row.status == "active":
+                await self.sessions.set_clocks(session, session.row.clocks)
 
     async def fire_once(self, game_id: int) -> bool:
         """Do the first due thing of the game's clocks; False when nothing is due."""

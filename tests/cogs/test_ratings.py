@@ -58,8 +58,8 @@ def finished(kind: str, players: list[str]) -> engine.Game:
     return game
 
 
-async def test_the_store_rates_once_ranks_and_keeps_hidden_members_off(tmp_path) -> None:
-    store = await Store.open(tmp_path / "g.db")
+async def test_the_store_rates_once_ranks_and_keeps_hidden_members_off(database: str) -> None:
+    store = await Store.open(database)
     try:
 
         async def play(channel: int, winner: int, loser: int, bots: bool = False) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,12 +11,7 @@ from config import Settings
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-@pytest.fixture
-async def make_bot(db_path: Path):
+async def make_bot(database: str):
     """A factory for bots on the same database (a restart builds a second one).
 
     simcord's shutdown does not call ``bot.close()``, so each bot's database connection is
@@ -30,7 +24,14 @@ async def make_bot(db_path: Path):
         settings.setdefault("bot_pause", 0)
         # Text cards, unless a test asks for faces (uploads run in the background).
         settings.setdefault("card_emojis", False)
-        bot = create_bot(Settings(token="test-token", database_path=str(db_path), **settings))
+        # Every test runs twice: on a SQLite file and on a PostgreSQL schema (``database``).
+        if database.startswith("postgresql://"):
+            settings.setdefault("database_url", database)
+            # One process here: nothing to poll for (the simulator would tick every poll).
+            settings.setdefault("clock_poll", 300.0)
+        else:
+            settings.setdefault("database_path", database)
+        bot = create_bot(Settings(token="test-token", **settings))
         made.append(bot)
         return bot
 
