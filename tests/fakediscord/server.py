@@ -117,6 +117,10 @@ class _Snowflakes:
         self._last = max(candidate, self._last + 1)
         return self._last
 
+    def skip_ms(self) -> None:
+        """The next id is at least a millisecond later (shard routing uses the time part)."""
+        self._last += 1 << 22
+
 
 # ---------------------------------------------------------------------------------------------
 # Model
@@ -576,6 +580,11 @@ class FakeDiscord:
 
     One guild with text channel `#general` (`channel_id`), the bot, and users named by `users`
     (defaults alice, bob, carol, dave). `close_dms(user)` makes DMs to that user fail with 50007.
+
+    Sharding: bots that identify with ``shard: [id, count]`` each get the events of their own
+    shard, as on Discord: the guild's (its GUILD_CREATE, its interactions) go to shard
+    ``(guild_id >> 22) % count``, DM interactions to shard 0. ``guild_shard`` picks the guild
+    id so that it lands on that shard of ``shard_count``.
     """
 
     def __init__(
@@ -585,8 +594,11 @@ class FakeDiscord:
         token: str | None = None,
         heartbeat_interval_ms: int = 41_250,
         ack_deadline: float | None = 3.0,
+        shard_count: int = 1,
+        guild_shard: int | None = None,
     ) -> None:
         self._ids = _Snowflakes()
+        self.shard_count = shard_count
         self.token = token  # None: any token is accepted
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.ack_deadline = ack_deadline  # Discord's 3 s to acknowledge; None disables it
@@ -594,6 +606,9 @@ class FakeDiscord:
         self.application_id = self.bot.id  # as for every bot created since 2019
         self.owner = FakeUser(self._ids.next(), "owner")
         self.guild_id = self._ids.next()
+        while guild_shard is not None and (self.guild_id >> 22) % shard_count != guild_shard:
+            self._ids.skip_ms()
+            self.guild_id = self._ids.next()
         self.bot_role_id = self._ids.next()  # the bot's managed role, holding all permissions
         self.users: dict[int, FakeUser] = {}
         for name in users:
@@ -815,6 +830,27 @@ class FakeDiscord:
     def session_id(self) -> str | None:
         """The gateway session that gets dispatches: the last one identified (or resumed)."""
         return None if self._current is None else self._current.id
+
+    @property
+    def shards_connected(self) -> set[int]:
+        """The shard ids with an identified session whose websocket is open."""
+        return {
+            s.shard[0]
+            for s in self._sessions.values()
+            if s.shard is not None and s.connection is not None and not s.connection.ws.closed
+        }
+
+    def _session_for(self, guild_id: int | None) -> _Session | None:
+        """Who gets an event of this guild (None: a DM): the shard that owns it, if the bots
+        are sharded; otherwise the session identified last."""
+        sharded = [s for s in self._sessions.values() if s.shard is not None and s.resumable]
+        if not sharded:
+            return self._current
+        count = sharded[-1].shard[1] if sharded[-1].shard else 1
+        wanted = 0 if guild_id is None else (guild_id >> 22) % count
+        owners = [s for s in sharded if s.shard is not None and s.shard[0] == wanted]
+        live = [s for s in owners if s.connection is not None and not s.connection.ws.closed]
+        return (live or owners or [None])[-1]
 
     def route_to(self, session_id: str) -> None:
         """Sends later dispatches (interactions, message events) to this identified session,
@@ -1081,10 +1117,10 @@ class FakeDiscord:
     async def _send_interaction(
         self, interaction: FakeInteraction, data: JSON, message: FakeMessage | None = None
     ) -> None:
-        session = self._current
+        channel, user = interaction.channel, interaction.user
+        session = self._session_for(channel.guild_id)
         if session is None:
             raise RuntimeError("no bot has connected to the fake gateway")
-        channel, user = interaction.channel, interaction.user
         payload: JSON = {
             "id": str(interaction.id),
             "application_id": str(self.application_id),
@@ -1200,10 +1236,16 @@ class FakeDiscord:
             "user_settings": {},
             "_trace": ["fakediscord"],
         }
+        owns_guild = True
         if session.shard is not None:
             ready["shard"] = session.shard
+            shard_id, count = session.shard
+            owns_guild = (self.guild_id >> 22) % count == shard_id
+            if not owns_guild:
+                ready["guilds"] = []
         await self._dispatch(session, "READY", ready)
-        await self._dispatch(session, "GUILD_CREATE", self._guild_payload())
+        if owns_guild:
+            await self._dispatch(session, "GUILD_CREATE", self._guild_payload())
         self._notify()
 
     async def _resume(self, conn: _Connection, data: JSON) -> None:
@@ -1253,7 +1295,7 @@ class FakeDiscord:
 
     async def _message_event(self, event: str, message: FakeMessage) -> None:
         """MESSAGE_CREATE/UPDATE/DELETE as Discord sends them, if the bot asked for them."""
-        session = self._current
+        session = self._session_for(message.guild_id)
         if session is None or message.ephemeral:
             return
         wanted = INTENT_GUILD_MESSAGES if message.guild_id is not None else INTENT_DIRECT_MESSAGES
@@ -1533,7 +1575,7 @@ class FakeDiscord:
     async def _get_gateway(self, req: _Request) -> JSON:
         return {
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.shard_count,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 1000,

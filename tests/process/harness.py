@@ -17,6 +17,7 @@ import re
 import sqlite3
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,10 @@ class BotProcess:
                 stderr=log,
             )
         self.starts += 1
+        await self.ready()
+
+    async def ready(self) -> None:
+        """Until the bot is connected and its commands are synced."""
         await self.fake.wait_connected(timeout=20)
         await self.fake.wait_commands("newgame", timeout=20)
 
@@ -258,10 +263,13 @@ class Table:
         seed: int,
         channel_id: int | None = None,
         players: tuple[str, ...] = PLAYERS,
+        reader: Callable[[int], Snapshot] | None = None,
     ) -> None:
         self.fake = fake
         self.bot = bot
         self.game_id = game_id
+        # How the test reads the bot's database (default: its SQLite file).
+        self.reader = reader or (lambda game_id: read_game(bot.db_path, game_id))
         self.channel_id = fake.channel_id if channel_id is None else channel_id
         self.rng = random.Random(seed)
         self.names = {str(fake.user_id(n)): n for n in players}
@@ -271,7 +279,7 @@ class Table:
         self._act = re.compile(rf"g:{game_id}:(\d+):\*")
 
     def snap(self) -> Snapshot:
-        return read_game(self.bot.db_path, self.game_id)
+        return self.reader(self.game_id)
 
     def next_move(self) -> tuple[str, str, bool]:
         """(player id, action, whether it ends the game) by the policy, from the database."""
@@ -531,12 +539,29 @@ async def start_uno(
     players: tuple[str, ...] = PLAYERS,
     seed: int = SEED,
     options: dict[str, Any] | None = None,
+    reader: Callable[[int], Snapshot] | None = None,
 ) -> Table:
     """The first player opens a lobby (UNO to 50, no turn timer), the others join, and the
     first starts."""
+    chosen = {"target": 50, **(options or {})}
+    return await start_game(fake, bot, "uno", channel_id, players, seed, chosen, reader)
+
+
+async def start_game(
+    fake: FakeDiscord,
+    bot: BotProcess,
+    kind: str,
+    channel_id: int | None = None,
+    players: tuple[str, ...] = PLAYERS,
+    seed: int = SEED,
+    options: dict[str, Any] | None = None,
+    reader: Callable[[int], Snapshot] | None = None,
+) -> Table:
+    """The first player opens a lobby of ``kind`` (no turn timer unless ``options`` say),
+    the others join, and the first starts."""
     host, *others = players
-    chosen = {"target": 50, "turn_timer": 0, **(options or {})}
-    ix = await fake.slash(host, "newgame uno", chosen, channel_id=channel_id)
+    chosen = {"turn_timer": 0, **(options or {})}
+    ix = await fake.slash(host, f"newgame {kind}", chosen, channel_id=channel_id)
     assert (await ix.response(timeout=STEP)).type == MESSAGE
     lobby = ix.original
     assert lobby is not None
@@ -546,8 +571,9 @@ async def start_uno(
         assert (await click.response(timeout=STEP)).type == UPDATE
     click = await fake.click(host, lobby.id, f"l:{game_id}:start")
     assert (await click.response(timeout=STEP)).type == UPDATE
-    play = Table(fake, bot, game_id, seed, channel_id, players)
+    play = Table(fake, bot, game_id, seed, channel_id, players, reader)
     snap = play.snap()
     assert snap.status == "active" and snap.version == 0
-    assert snap.players == [str(fake.user_id(n)) for n in players]
+    members = [str(fake.user_id(n)) for n in players]
+    assert [p for p in snap.players if p in members] == members  # bot seats may sit between
     return play

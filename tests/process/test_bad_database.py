@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -26,11 +27,12 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 20.0  # seconds: the store gives up after DATABASE_TIMEOUT_SECONDS (2 here)
 
 
-def run_bot(db_path: Path) -> tuple[int, str, float]:
+def run_bot(db_path: Path | str) -> tuple[int, str, float]:
+    where = str(db_path)
     env = {
         **os.environ,
         "DISCORD_TOKEN": "fake-token",
-        "DATABASE_PATH": str(db_path),
+        "DATABASE_URL" if "://" in where else "DATABASE_PATH": where,
         "DATABASE_TIMEOUT_SECONDS": "2",
         "LOG_LEVEL": "INFO",
     }
@@ -131,3 +133,14 @@ def test_a_healthy_file_is_not_refused(tmp_path: Path) -> None:
     a_real_database(db, games=5)
     check_file(str(db), timeout=2)
     check_file(str(tmp_path / "new" / "empty.db"), timeout=2)
+
+
+def test_an_unreachable_postgresql_server() -> None:
+    """Nothing listens at the URL: the bot says where it tried (never the password) and
+    exits non-zero within seconds, so a restart policy takes over."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens here once closed
+    code, err, took = run_bot(f"postgresql://cards:s3cret@127.0.0.1:{port}/cards")
+    assert code == 3 and took < 12, (code, took, err)
+    assert f"127.0.0.1:{port}/cards" in err and "s3cret" not in err, err
