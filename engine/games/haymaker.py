@@ -30,7 +30,12 @@ View keys (public): ``phase`` ("attack" | "defend" | "over"), ``prompt`` (one se
 n, "haymaker": bool}`` for the attack in play), ``attacked_last`` (the player who attacked in
 the previous turn, or None; the attacker may pass only if it is them), ``can_pass`` (bool),
 ``hand_sizes`` ({player: n}), ``deck`` (count), ``discards`` ({player: count}), ``burned``
-(count), ``result`` (None, "knockout", "technical knockout", "decision" or "draw").
+(count), ``result`` (None, "knockout", "technical knockout", "decision" or "draw"),
+``discard_piles`` ({player: [the cards in that discard pile, in the order added]}: every card
+ever played to a discard pile, as the table saw it), ``history`` (every move so far, as the
+table saw it, oldest first: ``{"player": p, "move": m}`` with m one of "attack", "haymaker",
+"block" (each with ``"cards"``: the cards shown), "hit" (with ``"given"``: how many cards the
+defender gave, 0 for a knockout), "pass" and "draw" (one entry per card drawn)).
 Private view adds ``hand`` (card codes sorted by suit, then rank).
 
 Events: public text for every attack, haymaker, pass, block (with the reversal reasons),
@@ -70,6 +75,11 @@ def _strength(cards: list[str]) -> int:
     return sum(value(c) for c in cards)
 
 
+def _copy_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a history entry that shares no list with it."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in entry.items()}
+
+
 def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
@@ -104,6 +114,7 @@ class Haymaker(Game):
     haymaker: bool
     attacked_last: str | None
     result: str | None
+    log: list[dict[str, Any]]  # the public history of moves (view key "history")
 
     # -- setup -----------------------------------------------------------------------------
     def _setup(self, deck: list[str] | None) -> None:
@@ -129,6 +140,7 @@ class Haymaker(Game):
         self.haymaker = False
         self.attacked_last = None
         self.result = None
+        self.log = []
         self.phase = ATTACK
         self._begin_turn()  # nothing can end a fresh game, but keep one path for every turn
 
@@ -167,6 +179,7 @@ class Haymaker(Game):
                 card = self.deck.pop(0)
                 self._give(p, [card])
                 drawn[p] = card
+                self.log.append({"player": p, "move": "draw"})
         if not drawn:
             return Event("The deck is empty: nobody draws.")
         private = {p: f"You drew {label(c)}." for p, c in drawn.items()}
@@ -272,6 +285,7 @@ class Haymaker(Game):
         self._take(a, cards)
         self.attack = cards
         self.haymaker = haymaker
+        self.log.append({"player": a, "move": "haymaker" if haymaker else "attack", "cards": cards})
         self.phase = DEFEND
         strength = _strength(cards)
         if haymaker:
@@ -283,6 +297,7 @@ class Haymaker(Game):
     def _do_pass(self) -> list[Event]:
         a, d = self.attacker, self.defender
         events = [Event(f"{a} passes; the roles switch and {d} attacks next.")]
+        self.log.append({"player": a, "move": "pass"})
         self.attacked_last = None  # a pass is not an attack
         self.attacker = d
         events.append(self._draw_both())
@@ -297,6 +312,7 @@ class Haymaker(Game):
             raise IllegalAction(f"Your block is {block}; it must be at least {attack}.")
         chosen = sorted(chosen, key=_hand_key)
         self._take(d, chosen)
+        self.log.append({"player": d, "move": "block", "cards": chosen})
         played = self.attack + chosen
         reasons = []
         if block == attack:
@@ -332,6 +348,7 @@ class Haymaker(Game):
         a, d = self.attacker, self.defender
         need = 2 if self.haymaker else 1
         hand = self.hands[d]
+        self.log.append({"player": d, "move": "hit", "given": need if len(hand) >= need else 0})
         if len(hand) < need:
             # The match ends here; the attack stays on the table (no resolution step).
             self._end(KNOCKOUT, [a])
@@ -365,7 +382,7 @@ class Haymaker(Game):
             if self.result == DRAW:
                 n = len(self.discards[a])
                 return f"The game is a draw by decision: both discard piles hold {_cards(n)}."
-            if self.result == DECISION:
+            if self.result == DECISION and w is not None:
                 loser = self._other(w)
                 return (
                     f"{w} wins by decision, {len(self.discards[w])} discarded cards to "
@@ -409,6 +426,8 @@ class Haymaker(Game):
             "discards": {p: len(self.discards[p]) for p in self.players},
             "burned": len(self.burned),
             "result": self.result,
+            "discard_piles": {p: list(self.discards[p]) for p in self.players},
+            "history": [_copy_entry(e) for e in self.log],
         }
         if player is not None:
             view["hand"] = list(self.hands[player])
@@ -427,6 +446,7 @@ class Haymaker(Game):
             "haymaker": self.haymaker,
             "attacked_last": self.attacked_last,
             "result": self.result,
+            "log": [_copy_entry(e) for e in self.log],
         }
 
     def _restore(self, state: dict[str, Any]) -> None:
@@ -441,3 +461,4 @@ class Haymaker(Game):
         self.haymaker = state["haymaker"]
         self.attacked_last = state["attacked_last"]
         self.result = state["result"]
+        self.log = [_copy_entry(e) for e in state.get("log", [])]  # older saves have none

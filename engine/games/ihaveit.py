@@ -27,6 +27,7 @@ View keys (public unless noted):
   in_play     {"player": name, "cards": [codes]}: the play awaiting an answer, or None
   pile        cards left in the draw pile (never refilled)
   discard     played cards out of the game (count)
+  played      those cards, in the order they left the game (each was shown when played)
   hand_sizes  {player: cards in hand}
   out         players who are out, in the order they went out
   restricted  True while the current lead is restricted after a decline
@@ -36,6 +37,9 @@ View keys (public unless noted):
   redeals     how many times the cards were dealt again because a hand met a goal
   hand        (private) your cards, sorted by rank then suit
   drawn       (private, before the first move only) the tenth card you drew at the deal
+  known       (private) {player: [cards]}: cards you know another player holds, because they
+              took them from your hand on a decline and have not played them since (forgotten
+              when a third player takes cards at random from that hand)
 
 Events: a lead, an answer (with the answered player's draw: public count, private cards),
 a decline (public count; the taken cards privately to the taker and the decliner, plus the
@@ -140,6 +144,7 @@ class IHaveIt(Game):
     starter: str
     drawn: dict[str, str]
     moves: int
+    known: dict[str, dict[str, list[str]]]  # viewer -> holder -> cards the viewer saw go there
 
     # -- setup ---------------------------------------------------------------------------
     def _setup(self, deck: list[str] | None) -> None:
@@ -167,6 +172,7 @@ class IHaveIt(Game):
         self.taken_by = None
         self.out = []
         self.moves = 0
+        self.known = {p: {} for p in self.players}
 
     def _deal(self, cards: list[str]) -> None:
         n = len(self.players)
@@ -220,6 +226,22 @@ class IHaveIt(Game):
         for c in cards:
             hand.remove(c)
         self.in_play = {"player": player, "cards": list(cards)}
+        for seen in self.known.values():
+            held = seen.get(player)
+            if held:
+                seen[player] = [c for c in held if c not in cards]
+
+    def _remember_take(self, taker: str, decliner: str, taken: list[str]) -> None:
+        """Who knows where the taken cards went: the decliner and the taker saw them."""
+        mine = self.known[decliner]
+        mine[taker] = sorted([*mine.get(taker, []), *taken], key=sort_key)
+        theirs = self.known[taker]
+        if decliner in theirs:
+            theirs[decliner] = [c for c in theirs[decliner] if c not in taken]
+        for viewer in self.players:
+            if viewer not in (taker, decliner):
+                # A random take: the third player no longer knows which cards stayed.
+                self.known[viewer].pop(decliner, None)
 
     def _lead(self, player: str, cards: list[str]) -> list[Event]:
         self._play(player, cards)
@@ -266,6 +288,7 @@ class IHaveIt(Game):
         for c in taken:
             hand.remove(c)
         self.hands[owner] = sorted(self.hands[owner] + taken, key=sort_key)
+        self._remember_take(owner, player, taken)
         names = ", ".join(label(c) for c in taken)
         lowest = min(taken, key=sort_key)
         mine = f"{owner} took {names} from you."
@@ -366,6 +389,7 @@ class IHaveIt(Game):
             ),
             "pile": len(self.pile),
             "discard": len(self.discard),
+            "played": list(self.discard),
             "hand_sizes": {p: len(self.hands[p]) for p in self.players},
             "out": list(self.out),
             "restricted": self.limit is not None,
@@ -380,6 +404,7 @@ class IHaveIt(Game):
                 view["lead_limit"] = self.limit
             if self.moves == 0:
                 view["drawn"] = self.drawn[player]
+            view["known"] = {p: list(c) for p, c in self.known[player].items() if c}
         return view
 
     def _state(self) -> dict[str, Any]:
@@ -397,6 +422,7 @@ class IHaveIt(Game):
             "starter": self.starter,
             "drawn": dict(self.drawn),
             "moves": self.moves,
+            "known": {v: {p: list(c) for p, c in k.items()} for v, k in self.known.items()},
         }
 
     def _restore(self, state: dict[str, Any]) -> None:
@@ -414,3 +440,6 @@ class IHaveIt(Game):
         self.starter = state["starter"]
         self.drawn = dict(state["drawn"])
         self.moves = state["moves"]
+        # Games saved before "known" existed start remembering from here.
+        known = state.get("known") or {}
+        self.known = {v: {p: list(c) for p, c in known.get(v, {}).items()} for v in self.players}

@@ -31,8 +31,10 @@ up now: the default if nobody chooses), ``ready`` (players who pressed Ready, in
 placed (bool)}; never the face-down card), ``swap_used`` (the starting player exchanged their card
 this round), ``revealed`` (the last reveal or None: {round, mode, order, cards {player: card},
 claims {player: rank or None}, row, scorers, swapped}), ``scored`` ({player: [cards]}),
-``hand_sizes``, ``deck_sizes``. Private view adds ``hand`` (sorted) and ``placed`` (their own
-face-down card or None).
+``hand_sizes``, ``deck_sizes``, ``claim_record`` ({player: {"made": n, "kept": k}}: over every
+reveal so far, how many rank claims each player made and how many of them the revealed card
+matched; what a player remembers to judge whose claims to trust). Private view adds ``hand``
+(sorted) and ``placed`` (their own face-down card or None).
 
 Dealing (for stacked test decks): each player's personal deck is the cards of their suit in the
 order they appear in ``deck`` (first = top); cards of that suit not listed follow in rank order
@@ -160,6 +162,7 @@ class ItemCollection(Game):
     decls: list[dict[str, Any]]  # {player, claim, card}; card None until placed
     swapped: bool
     revealed: dict[str, Any] | None
+    claim_record: dict[str, dict[str, int]]  # player -> {"made": n, "kept": k}
 
     # -- setup -------------------------------------------------------------------------
     def _setup(self, deck: list[str] | None) -> None:
@@ -180,6 +183,7 @@ class ItemCollection(Game):
         self.joker = "high"  # the seed starts with the black joker (High) face up
         self._start_round(starter)
         self.revealed = None
+        self.claim_record = {p: {"made": 0, "kept": 0} for p in self.players}
 
     @staticmethod
     def _stack(deck: list[str]) -> list[list[str]]:
@@ -215,7 +219,8 @@ class ItemCollection(Game):
     def current(self) -> str | None:
         if self.phase == "declaration":
             if self.decls and self.decls[-1]["card"] is None:
-                return self.decls[-1]["player"]
+                player: str = self.decls[-1]["player"]
+                return player
             return self.order()[len(self.decls)]
         if self.phase == "swap":
             return self.starting
@@ -224,7 +229,8 @@ class ItemCollection(Game):
     def _placed(self, player: str) -> str | None:
         for d in self.decls:
             if d["player"] == player:
-                return d["card"]
+                card: str | None = d["card"]
+                return card
         return None
 
     # -- contract -----------------------------------------------------------------------
@@ -343,6 +349,11 @@ class ItemCollection(Game):
             "scorers": scorers,
             "swapped": self.swapped,
         }
+        for d in self.decls:
+            if d["claim"] is not None:
+                record = self.claim_record[d["player"]]
+                record["made"] += 1
+                record["kept"] += int(d["card"][:-1] == d["claim"])
         losers = [p for p in order if p not in scorers]
         for p, c in zip(order, cards, strict=True):
             if p in scorers:
@@ -428,6 +439,7 @@ class ItemCollection(Game):
             "scored": {p: list(self.scored[p]) for p in self.players},
             "hand_sizes": {p: len(self.hands[p]) for p in self.players},
             "deck_sizes": {p: len(self.decks[p]) for p in self.players},
+            "claim_record": {p: dict(r) for p, r in self.claim_record.items()},
         }
         if player is not None:
             view["hand"] = sorted(self.hands[player], key=sort_key)
@@ -449,6 +461,7 @@ class ItemCollection(Game):
             "decls": [dict(d) for d in self.decls],
             "swapped": self.swapped,
             "revealed": _copy_revealed(self.revealed),
+            "claim_record": {p: dict(r) for p, r in self.claim_record.items()},
         }
 
     def _restore(self, state: dict[str, Any]) -> None:
@@ -464,3 +477,6 @@ class ItemCollection(Game):
         self.decls = [dict(d) for d in state["decls"]]
         self.swapped = state["swapped"]
         self.revealed = _copy_revealed(state["revealed"])
+        # Games saved before the record existed start counting from here.
+        record = state.get("claim_record") or {}
+        self.claim_record = {p: {"made": 0, "kept": 0, **record.get(p, {})} for p in self.players}

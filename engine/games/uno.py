@@ -35,8 +35,19 @@ playable card just drawn, ``drawn``)
     ``face_up`` ({player: hand} while custom rule 7 holds, else {}), ``face_up_until``,
     ``draw_three`` (the player custom rule 3 is waiting for), ``discarding`` ({player: how
     many cards to discard}), ``dealer_draw`` (list of {player: card} per draw for the first
-    dealer), ``last_round`` ({round, winner, points: {player: hand points}, deadlock}),
-    plus the base keys (``scores`` etc.).
+    dealer), ``last_round`` ({round, winner, points: {player: hand points}, hands: {player:
+    cards left, as counted}, deadlock}),
+    plus the base keys (``scores`` etc.). What a good player remembers, for bots and
+    reconnecting players: ``swap_hands`` (the deck has a Wild Swap Hands), ``discards`` (the
+    cards in the discard pile, bottom first: each was shown when played or discarded),
+    ``wild_draw_four_color`` (the colour in play when the Wild Draw Four open to a challenge
+    was played, else None), ``lacks`` ({player: colour}: the colour in play when the player
+    last drew instead of playing and did not keep a playable card; their hand has none of it
+    unless they drew by choice; cleared when they take other cards), ``challenges``
+    ({player: {guilty, innocent}}: Wild Draw Four challenges against them this game).
+    A player's view also has ``you`` (their id) and ``known`` ({player: cards}: cards of
+    another hand they know, from hands swapped or passed, a challenge, or face-up hands;
+    cards leave it when played or discarded).
 
 Events: plays, draws (the cards privately to the drawer), UNO calls and catches, the challenge
 (the offender's hand privately to the challenger), reshuffles, round results, new rounds.
@@ -67,11 +78,12 @@ from engine.games.uno_cards import (
     POINTS,
     UNO,
     VALUE,
+    VALUE_NAMES,
     build_deck,
     labels,
     sort_hand,
 )
-from engine.options import InvalidOption, Option
+from engine.options import InvalidOption, Option, shown
 
 CALL_PREFIX = "play+uno:"
 _CALLED: dict[str, Action] = {}
@@ -110,7 +122,7 @@ def parse_custom_rules(text: str, count: int) -> list[int] | None:
         rules = [int(part) for part in text.split(",")]
     except ValueError:
         raise InvalidOption(
-            f"Option 'custom_rules' must be rule numbers like \"1,4,7\", not {text!r}."
+            f"Option 'custom_rules' must be rule numbers like \"1,4,7\", not {shown(text)}."
         ) from None
     if any(k not in CUSTOM_RULES for k in rules):
         raise InvalidOption("Option 'custom_rules' may only use rules 1 to 7.")
@@ -144,6 +156,7 @@ class Uno(Game):
             "points they hold, and when someone reaches the target the lowest total wins.",
             str,
             choices=("standard", "lowest"),
+            brief="standard: the winner scores the others' cards; lowest: lowest total wins",
         ),
         "swap_hands": Option(False, "Add the Wild Swap Hands card.", bool),
         "custom_wilds": Option(
@@ -154,6 +167,7 @@ class Uno(Game):
             'Rules on the customizable cards: "" picks distinct ones at random, or list the '
             'thought-starter numbers (1-7), e.g. "1,4,7".',
             str,
+            brief='House rules on the customizable cards, e.g. "1,4,7" (empty: at random)',
         ),
         "stack_draws": Option(False, "Stack Draw Two on Draw Two, Wild Draw Four on Four."),
         "seven_zero": Option(False, "7 swaps hands with a chosen player; 0 passes all hands."),
@@ -182,6 +196,8 @@ class Uno(Game):
         "drawn",
         "face_up",
         "hands",
+        "known",
+        "lacks",
         "last_round",
         "n",
         "pending",
@@ -193,6 +209,8 @@ class Uno(Game):
         "uno",
         "w4_by",
         "w4_guilty",
+        "w4_prev",
+        "w4_record",
     )
 
     # -- setup -------------------------------------------------------------------------
@@ -207,7 +225,8 @@ class Uno(Game):
                 raise ValueError("Player ids must be at most 50 characters.")
         self._init_tables()
         self.round = 1
-        self.last_round = None
+        self.last_round: dict[str, Any] | None = None
+        self.w4_record = [[0, 0] for _ in self.players]
         if deck is None:
             self.dealer = self._choose_dealer()
             cards = self._deck()
@@ -219,7 +238,7 @@ class Uno(Game):
             if len(deck) < 7 * self.n + 1:
                 raise ValueError("A stacked UNO deck needs 7 cards per player and a first card.")
             self.dealer = 0
-            self.dealer_draw = []
+            self.dealer_draw: list[list[list[Any]]] = []
             cards = list(deck)
         self._start_round(cards, [])
         self._refresh()
@@ -249,10 +268,10 @@ class Uno(Game):
             if len(cards) < len(contenders):
                 cards = self._deck()
                 self.rng.shuffle(cards)
-            drawn = [[i, cards.pop()] for i in contenders]
-            record.append(drawn)
-            best = max(DEAL_VALUE[c] for _, c in drawn)
-            contenders = [i for i, c in drawn if DEAL_VALUE[c] == best]
+            pairs = [(i, cards.pop()) for i in contenders]
+            record.append([[i, c] for i, c in pairs])
+            best = max(DEAL_VALUE[c] for _, c in pairs)
+            contenders = [i for i, c in pairs if DEAL_VALUE[c] == best]
             if len(contenders) == 1:
                 self.dealer_draw = record
                 return contenders[0]
@@ -266,6 +285,8 @@ class Uno(Game):
             for k in range(1, n + 1):
                 hands[(dealer + k) % n].append(draw.pop())
         self.hands = hands
+        self.lacks = [""] * n
+        self.known: dict[tuple[int, int], list[str]] = {}
         returned = 0
         while draw and draw[-1] == "W4":  # "return this card to the deck and pick another"
             draw.pop()
@@ -283,6 +304,7 @@ class Uno(Game):
         self.uno = self.called = -1
         self.w4_by = -1
         self.w4_guilty = False
+        self.w4_prev = ""
         self.discarders: dict[int, int] = {}
         self.resume = -1
         self.draw3 = -1
@@ -465,6 +487,7 @@ class Uno(Game):
         else:
             self.uno = self.called = -1
             if aid == "pass":
+                self.lacks[s] = ""  # the card kept may well be of the colour in play
                 self.phase = "play"
                 self.drawn = ""
                 self.cur = self._next(s)
@@ -488,6 +511,7 @@ class Uno(Game):
                 raise IllegalAction("That move is not available right now.")
         if self.face_up >= 0 and self.face_up == self.cur:
             self.face_up = -1  # custom rule 7 lasts until the card's player's next turn
+            self._remember_all()
             ev.append(Event("Hands go face down again."))
         self._refresh()
         return ev
@@ -510,6 +534,7 @@ class Uno(Game):
     def _take(self, seat: int, k: int, ev: list[Event]) -> list[str]:
         """Seat draws up to ``k`` cards (fewer if both piles run out); the cards drawn."""
         hand = self.hands[seat]
+        self.lacks[seat] = ""  # new cards may be of any colour
         got: list[str] = []
         for _ in range(k):
             if not self.draw and not self._reshuffle(ev):
@@ -540,6 +565,8 @@ class Uno(Game):
         jump = s != self.cur
         self.cur = s
         hand.remove(card)
+        if self.known:
+            self._forget(s, [card])
         self.discard.append(card)
         self.color = col or card[0]
         self.stall = 0
@@ -565,6 +592,7 @@ class Uno(Game):
         if card == "W4":
             # Guilty if they held a card of the colour in play (only printed colours count).
             self.w4_guilty = any(c[0] == prev for c in hand)
+            self.w4_prev = prev
             self.w4_by = s
             self.pending += 4
             self.phase = "challenge"
@@ -603,6 +631,7 @@ class Uno(Game):
         elif value == "0" and self.config["seven_zero"]:
             hands = self.hands
             self.hands = [hands[self._next(i, -1)] for i in range(self.n)]
+            self._passed_on()
             where = "left" if self.direction == 1 else "right"
             ev.append(Event(f"{text}: every hand passes to the {where}."))
             self.cur = self._next(s)
@@ -615,6 +644,48 @@ class Uno(Game):
     def _swap(self, a: int, b: int) -> None:
         hands = self.hands
         hands[a], hands[b] = hands[b], hands[a]
+        lacks = self.lacks
+        lacks[a], lacks[b] = lacks[b], lacks[a]
+        moved = {a: b, b: a}
+        self._move_known(lambda h: moved.get(h, h))
+        # Each knows the hand it gave away.
+        self.known[(a, b)] = list(hands[b])
+        self.known[(b, a)] = list(hands[a])
+
+    # -- what each seat knows (the view's ``lacks``, ``known``) -------------------------------
+    def _move_known(self, holder_now: Any) -> None:
+        """Hands moved: what was known of seat h's hand is now known of ``holder_now(h)``."""
+        moved: dict[tuple[int, int], list[str]] = {}
+        for (x, h), cards in self.known.items():
+            h2 = holder_now(h)
+            if x != h2:  # a seat's knowledge of its own hand is its hand
+                moved[(x, h2)] = cards
+        self.known = moved
+
+    def _passed_on(self) -> None:
+        """Seven-zero's 0: every hand moved one seat on; each seat knows the hand it passed."""
+        self.lacks = [self.lacks[self._next(i, -1)] for i in range(self.n)]
+        self._move_known(self._next)
+        for i in range(self.n):
+            if self.hands[self._next(i)]:
+                self.known[(i, self._next(i))] = list(self.hands[self._next(i)])
+
+    def _forget(self, holder: int, cards: list[str]) -> None:
+        """``holder`` played or discarded ``cards``: they are no longer known to be held."""
+        for key in [k for k in self.known if k[1] == holder]:
+            left = self.known[key]
+            for c in cards:
+                if c in left:
+                    left.remove(c)
+            if not left:
+                del self.known[key]
+
+    def _remember_all(self) -> None:
+        """Hands go face down: everyone remembers what they saw."""
+        for h, hand in enumerate(self.hands):
+            for x in range(self.n):
+                if x != h and hand:
+                    self.known[(x, h)] = list(hand)
 
     def _custom(self, s: int, rule: int, ev: list[Event]) -> None:
         """The house rule written on a Wild Customizable card (thought starters 1-7)."""
@@ -641,6 +712,8 @@ class Uno(Game):
                 if not wilds:
                     continue
                 self.hands[i] = [c for c in hand if c[0] != "W"]
+                if self.known:
+                    self._forget(i, wilds)
                 self.discard[-1:-1] = wilds  # under the top card, which stays in play
                 ev.append(Event(f"{names[i]} discards {labels(wilds)}."))
                 if not self.hands[i] and emptied < 0:
@@ -681,6 +754,8 @@ class Uno(Game):
         hand = self.hands[s]
         for c in cards:
             hand.remove(c)
+        if self.known:
+            self._forget(s, cards)
         self.discard[-1:-1] = cards
         del self.discarders[s]
         ev.append(Event(f"{self.players[s]} discards {labels(cards)}."))
@@ -705,6 +780,9 @@ class Uno(Game):
                     if not more:
                         break
                     got += more
+            # The table saw them draw instead of playing, and saw whether the card drawn
+            # could be played: the rest of their hand has none of the colour in play.
+            self.lacks[s] = self.color
             if got and got[-1] in playable:
                 self.phase = "drawn"
                 self.drawn = got[-1]
@@ -739,6 +817,8 @@ class Uno(Game):
         o = self.w4_by
         names = self.players
         shown = f"{names[o]}'s hand: {labels(self.hands[o])}."
+        self.known[(s, o)] = list(self.hands[o])
+        self.w4_record[o][0 if self.w4_guilty else 1] += 1
         total = self.pending
         self.pending = 0
         self.w4_by = -1
@@ -771,6 +851,8 @@ class Uno(Game):
             "round": self.round,
             "winner": names[w],
             "points": {names[i]: pts[i] for i in range(self.n)},
+            # The hands that scored, shown when the round is counted (the winner's is empty).
+            "hands": {names[i]: sort_hand(self.hands[i]) for i in range(self.n)},
             "deadlock": deadlock,
         }
         detail = ", ".join(f"{names[i]} {pts[i]}" for i in range(self.n) if i != w)
@@ -839,12 +921,25 @@ class Uno(Game):
             "discarding": {names[i]: k for i, k in sorted(self.discarders.items())},
             "dealer_draw": [{names[i]: c for i, c in draw} for draw in self.dealer_draw],
             "last_round": self.last_round,
+            "swap_hands": cfg["swap_hands"],
+            "discards": list(self.discard),
+            "wild_draw_four_color": self.w4_prev if self.w4_by >= 0 else None,
+            "lacks": {names[i]: c for i, c in enumerate(self.lacks) if c},
+            "challenges": {
+                names[i]: {"guilty": g, "innocent": k}
+                for i, (g, k) in enumerate(self.w4_record)
+                if g or k
+            },
         }
         if player is not None:
             s = self.seat[player]
+            view["you"] = player
             view["hand"] = sort_hand(self.hands[s])
             if self.phase == "drawn" and s == self.cur:
                 view["drawn"] = self.drawn
+            view["known"] = {
+                names[h]: sort_hand(cards) for (x, h), cards in self.known.items() if x == s
+            }
         return view
 
     def _placings(self) -> list[list[str]]:
@@ -869,7 +964,10 @@ class Uno(Game):
         if phase == "discard":
             waiting = ", ".join(names[i] for i in sorted(self.discarders))
             return f"{waiting} to discard (custom rule)."
-        text = f"{who} to play a {COLOR_NAMES[self.color]} card or a {LABEL[self.discard[-1]]}"
+        top = self.discard[-1]
+        # "a Green card or any 2": the number (or symbol) matches whatever its colour.
+        value = VALUE_NAMES.get(top[1:], top[1:])
+        text = f"{who} to play a {COLOR_NAMES[self.color]} card or any {value}"
         if self.discard[-1][0] == "W":
             text = f"{who} to play a {COLOR_NAMES[self.color]} card"
         return text + ", a wild, or draw."
@@ -902,11 +1000,18 @@ class Uno(Game):
             ("cr", self.custom, []),
             ("dd", self.dealer_draw, []),
             ("lr", self.last_round, None),
+            ("wp", self.w4_prev if self.w4_by >= 0 else "", ""),
         ):
             if value != default:
                 state[key] = value
         if self.discarders:
             state["ds"] = [[i, k] for i, k in self.discarders.items()]
+        if any(self.lacks):
+            state["lk"] = list(self.lacks)
+        if any(g or k for g, k in self.w4_record):
+            state["wr"] = [list(r) for r in self.w4_record]
+        if self.known:
+            state["kn"] = [[x, h, " ".join(cards)] for (x, h), cards in self.known.items()]
         return state
 
     def _restore(self, state: dict[str, Any]) -> None:
@@ -934,4 +1039,8 @@ class Uno(Game):
         self.dealer_draw = state.get("dd", [])
         self.last_round = state.get("lr")
         self.discarders = {i: k for i, k in state.get("ds", [])}
+        self.w4_prev = state.get("wp", "")
+        self.lacks = list(state.get("lk", [""] * self.n))
+        self.w4_record = [list(r) for r in state.get("wr", [[0, 0]] * self.n)]
+        self.known = {(x, h): cards.split() for x, h, cards in state.get("kn", [])}
         self._refresh()

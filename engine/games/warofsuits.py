@@ -40,7 +40,10 @@ values}; ``chosen`` [players who have chosen in the current ``choose``/``tie`` p
 what]; ``deck_sizes``, ``hand_sizes``, ``victory_sizes`` {player: n}; ``window`` [the player
 who may react in ``react``/``answer``, else empty]; ``doubled`` {player: bool}; ``ace`` (the
 player whose Ace currently claims the battle, or None); ``last_battle`` (None, or
-{"winner": player or None, "battlefield": {player: [cards]}}: the battle just fought).
+{"winner": player or None, "battlefield": {player: [cards]}}: the battle just fought);
+``victory_piles`` {player: [the cards in that side's victory pile, in the order taken]}: every
+card seen so far is on the battlefield or in a victory pile, so a player (or a bot) can tell
+which of each colour's cards are still unseen.
 A player's own view adds ``hand`` (sorted card codes) and ``choice`` (their secret choice
 in the current simultaneous phase as an action id, e.g. ``choose:7H``, or None).
 
@@ -470,6 +473,7 @@ class WarOfSuits(Game):
             "doubled": {p[s]: self.doubled[s] for s in (0, 1)},
             "ace": None if self.last_ace is None else p[self.last_ace],
             "last_battle": None,
+            "victory_piles": {p[s]: list(self.piles[s]) for s in (0, 1)},
         }
         if self.last is not None:
             w = self.last["winner"]

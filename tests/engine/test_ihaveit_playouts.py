@@ -73,12 +73,17 @@ def check_position(game: IHaveIt) -> None:
             assert not hands[p]
         elif p != owner and not game.finished:
             assert hands[p], f"{p} is not out but has no card"
-    # Nobody sees a card they may not: public cards are the play in front; a player also
-    # sees their own hand.
-    assert codes_in(view) <= set(in_play)
+    # Nobody sees a card they may not: public cards are the play in front and the cards
+    # played before it; a player also sees their own hand and the cards taken from it,
+    # which the taker still holds.
+    assert view["played"] == st["discard"]
+    assert codes_in(view) <= set(in_play) | set(st["discard"])
     private = {p: game.view(p) for p in PLAYERS}
     for p in PLAYERS:
-        assert codes_in(private[p]) <= set(in_play) | set(hands[p])
+        known = private[p]["known"]
+        assert all(set(cards) <= set(hands[q]) for q, cards in known.items()), known
+        seen = {c for cards in known.values() for c in cards}
+        assert codes_in(private[p]) <= set(in_play) | set(st["discard"]) | set(hands[p]) | seen
     if game.finished:
         assert view["phase"] == "over" and game.actors() == []
         (winner,) = game.winners

@@ -172,6 +172,7 @@ def test_the_deal_passes_left_each_round_and_scores_carry_over() -> None:
         "round": 1,
         "winner": ANN,
         "points": {ANN: 0, BOB: 3, CAT: 1},
+        "hands": {ANN: [], BOB: ["G1", "G2"], CAT: ["Y1"]},  # revealed as they are counted
         "deadlock": False,
     }
 
@@ -979,7 +980,8 @@ def test_views_show_only_the_own_hand() -> None:
     for p in NAMES[:3]:
         view = game.view(p)
         assert view["hand"] == sort_hand(game.hands[game.seat[p]])
-        assert {k: v for k, v in view.items() if k != "hand"} == public_view
+        private = ("hand", "you", "known")  # the seat's own id and secrets
+        assert {k: v for k, v in view.items() if k not in private} == public_view
     assert isinstance(public_view["prompt"], str) and public_view["phase"] == "play"
     assert public_view["hand_sizes"] == {p: 7 for p in NAMES[:3]}
     for key in ("current", "top", "color", "direction", "draw_pile", "discard_pile", "round"):

@@ -59,6 +59,7 @@ PUBLIC_KEYS = {
     "discard_pile", "round", "target", "scoring", "house_rules", "pending_draw",
     "wild_draw_four_by", "uno_window", "uno_called", "custom_rules", "face_up",
     "face_up_until", "draw_three", "discarding", "dealer_draw", "last_round",
+    "swap_hands", "discards", "wild_draw_four_color", "lacks", "challenges",
 }  # fmt: skip
 LABELS = sorted(LABEL.items(), key=lambda kv: -len(kv[1]))
 LABEL_RE = re.compile("|".join(re.escape(label) for _, label in LABELS))
@@ -126,6 +127,8 @@ def check_views(game: Uno) -> None:
     for i, p in enumerate(game.players):
         view = game.view(p)
         assert view.pop("hand") == sort_hand(game.hands[i])
+        assert view.pop("you") == p
+        view.pop("known")  # cards of other hands this seat saw (checked in the bot tests)
         drawn = view.pop("drawn", None)
         if drawn is not None:
             assert game.phase == "drawn" and game.cur == i and drawn in game.hands[i]
