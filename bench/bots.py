@@ -26,6 +26,11 @@ def main() -> None:
     parser.add_argument("games", nargs="*", help=f"games to measure ({', '.join(KINDS)})")
     parser.add_argument("--quick", action="store_true", help="small samples")
     parser.add_argument("--seed", type=int, default=1, help="first seed")
+    parser.add_argument(
+        "--uno-hard-games",
+        type=int,
+        help="UNO games per Hard series (default 200: hours on two cores)",
+    )
     args = parser.parse_args()
     unknown = sorted(set(args.games) - set(KINDS))
     if unknown:
@@ -33,7 +38,8 @@ def main() -> None:
     for kind in args.games or KINDS:
         module = importlib.import_module(f"bench.botbench.{kind}")
         print(f"\n## {kind}\n", flush=True)
-        module.run(quick=args.quick, seed=args.seed)
+        extra = {"hard_games": args.uno_hard_games} if kind == "uno" and args.uno_hard_games else {}
+        module.run(quick=args.quick, seed=args.seed, **extra)
 
 
 if __name__ == "__main__":

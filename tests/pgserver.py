@@ -37,8 +37,9 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, durable: bool = False) -> None:
         self.bindir = bindir
+        self.durable = durable  # a benchmark's server commits to disk like a real one
         self.root = Path(tempfile.mkdtemp(prefix="cardtable-pg-"))
         self.data = self.root / "data"
         self.port = _free_port()
@@ -77,10 +78,12 @@ class Server:
     def _pg_ctl_start(self) -> None:
         # Speed over durability: a test server is thrown away (the bot's own settings are
         # the server owner's choice).
-        options = (
-            f"-p {self.port} -h 127.0.0.1 -k {self.root} -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        fast = (
+            ""
+            if self.durable
+            else ("-c fsync=off -c synchronous_commit=off -c full_page_writes=off ")
         )
+        options = f"-p {self.port} -h 127.0.0.1 -k {self.root} {fast}-c max_connections=200"
         self._run(
             "pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.root / "log"), "-w",
             "start",

@@ -146,10 +146,10 @@ HEADER = (
 )
 
 
-def run(quick: bool, seed: int) -> None:
+def run(quick: bool, seed: int, hard_games: int | None = None) -> None:
     options: dict[str, Any] = {}  # default options: games to 500, standard scoring
     normal_games = 60 if quick else 2000
-    hard_games = 4 if quick else 200
+    hard_games = hard_games or (4 if quick else 200)
     times: dict[str, list[float]] = {"normal": [], "hard": []}
     print("2 players, games to 500 (seats alternate):\n")
     print(HEADER)

@@ -1,0 +1,207 @@
+"""Load benchmark: the real bot.py under many live games, against a do-nothing bot's floor.
+
+    .venv/bin/python bench/load.py             # N in {50, 500}, R in {10, 50, 100} (~13 min)
+    .venv/bin/python bench/load.py --quick     # N=20, R in {20, 50}: about a minute
+    .venv/bin/python bench/load.py --sizes 50 --rates 50 --bot-env NUDGE_AFTER_SECONDS=3600
+
+The real bot runs as a subprocess (through tests/fakediscord/run_bot.py) against the wire-level
+fake Discord, which runs in this process. N channels each host one live game (UNO and the other
+four in turn, human players only, opened with /newgame, Join, Start; a turn timer, if /newgame
+offers one, is off). Clicks go out at a steady R per second: a seeded policy picks a game, a
+player who may act, a legal move and a route (a public table button, the table's picker, "My
+hand", or the DM hand) and clicks through it; a finished game is replaced by a new one. The bot
+is a black box: its database is only read (read-only) to know whose turn it is.
+
+The very same clicks go to bench/nullbot.py (one DynamicItem answering every click with a
+deferred update), at the same offsets, on bot-authored copies of the same messages: the floor of
+discord.py plus the fake on this machine. Both bots stay connected to the fake, which routes its
+dispatches to one, then the other, block by block (about 3 s of clicks each), so both meet the
+same background load of this shared machine; each bot's turn starts once the other is idle.
+
+Reported per (N, R): click-to-answer percentiles of both bots and their ratio, click-to-table-
+updated for the real bot, CPU per click of both processes (/proc/<pid>/stat), REST calls per
+applied move by route, and errors. Also: one game's table edits answered 429 (retry after 4 s)
+while other games are clicked (with a control run just before); start-up time to the first
+answered click with an empty database and with many stored games; resident memory with 0 and N
+live games. Output is Markdown, to paste into the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import shlex
+import sys
+import tempfile
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.loadgen.report import render
+from bench.loadgen.scenarios import Options, run_size, run_startup
+
+DEFAULT_SIZES = (50, 500)
+DEFAULT_RATES = (10.0, 50.0, 100.0)
+QUICK_SIZES = (20,)
+QUICK_RATES = (20.0, 50.0)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="small sizes: about a minute")
+    parser.add_argument("--sizes", type=int, nargs="+", help="numbers of live games (N)")
+    parser.add_argument("--rates", type=float, nargs="+", help="clicks per second (R)")
+    parser.add_argument("--clicks", type=int, help="measured clicks per (N, R) (default 1000)")
+    parser.add_argument("--warmup", type=int, help="unmeasured clicks before each window")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the click policy")
+    parser.add_argument(
+        "--bot-env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an environment setting for the real bot (repeatable)",
+    )
+    parser.add_argument(
+        "--bot-root",
+        type=Path,
+        help="run the bot of another checkout (e.g. a `git archive` of a commit); "
+        "default: this repository",
+    )
+    parser.add_argument("--rate-429", type=float, help="click rate of the 429 scenario")
+    parser.add_argument("--no-429", action="store_true", help="skip the 429 scenario")
+    parser.add_argument("--stored", type=int, help="stored games for start-up (default 10000)")
+    parser.add_argument("--stored-active", type=int, help="of which active (default 1000)")
+    parser.add_argument("--startup-runs", type=int, help="start-ups per database (default 3)")
+    parser.add_argument("--no-startup", action="store_true", help="skip the start-up runs")
+    parser.add_argument(
+        "--no-games", action="store_true", help="skip the live games (start-up only)"
+    )
+    parser.add_argument(
+        "--postgresql",
+        nargs="?",
+        const="throwaway",
+        metavar="URL",
+        help="store the bot's games in PostgreSQL: a server's URL, or none to start a "
+        "throwaway server (durable settings) with the system's PostgreSQL; the start-up "
+        "runs (SQLite files) are skipped",
+    )
+    parser.add_argument("--workdir", type=Path, help="keep databases and bot logs here")
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument("--verbose", action="store_true", help="log the driver's issues")
+    args = parser.parse_args(argv)
+    quick = args.quick
+    args.sizes = args.sizes or list(QUICK_SIZES if quick else DEFAULT_SIZES)
+    args.rates = args.rates or list(QUICK_RATES if quick else DEFAULT_RATES)
+    args.clicks = args.clicks or (300 if quick else 1000)
+    args.warmup = args.warmup if args.warmup is not None else (40 if quick else 100)
+    args.rate_429 = args.rate_429 or (20.0 if quick else 50.0)
+    args.stored = args.stored if args.stored is not None else (2000 if quick else 10_000)
+    args.stored_active = args.stored_active if args.stored_active is not None else args.stored // 10
+    args.startup_runs = args.startup_runs or (1 if quick else 3)
+    for item in args.bot_env:
+        if "=" not in item:
+            parser.error(f"--bot-env takes KEY=VALUE, not {item!r}")
+    return args
+
+
+async def main_async(args: argparse.Namespace, workdir: Path) -> dict:
+    opts = Options(
+        workdir=workdir,
+        bot_env=dict(item.split("=", 1) for item in args.bot_env),
+        seed=args.seed,
+        clicks=args.clicks,
+        warmup=args.warmup,
+    )
+    if args.bot_root is not None:
+        opts.bot_root = args.bot_root.resolve()
+    server = None
+    database = "SQLite (WAL, synchronous=FULL)"
+    if args.postgresql:
+        opts.postgresql = args.postgresql
+        if args.postgresql == "throwaway":
+            from tests.pgserver import Server, find_bin
+
+            bindir = find_bin()
+            if bindir is None:
+                raise SystemExit("PostgreSQL is not installed (initdb not found).")
+            server = Server(bindir, durable=True).start()
+            opts.postgresql = server.url
+        database = "PostgreSQL (fsync on, default settings, on this machine)"
+        args.no_startup = True
+    try:
+        results = await _measure(args, opts)
+    finally:
+        if server is not None:
+            server.close()
+    results["database"] = database
+    return results
+
+
+async def _measure(args: argparse.Namespace, opts: Options) -> dict:
+    started = time.monotonic()
+    load_before = os.getloadavg()[0]
+    sizes = []
+    failures = []  # a stage that failed is reported, and the next ones still run
+    for i, n in enumerate([] if args.no_games else args.sizes):
+        rate_429 = None if args.no_429 or i > 0 else args.rate_429
+        try:
+            sizes.append(await run_size(n, args.rates, opts, rate_429=rate_429))
+        except Exception as error:
+            logging.exception("N=%s failed", n)
+            failures.append(f"N={n}: {type(error).__name__}: {error}")
+    startup = []
+    if not args.no_startup:
+        try:
+            startup = await run_startup(opts, args.stored, args.stored_active, args.startup_runs)
+        except Exception as error:
+            logging.exception("start-up failed")
+            failures.append(f"start-up: {type(error).__name__}: {error}")
+    return {
+        "sizes": sizes,
+        "failures": failures,
+        "startup": startup,
+        "stored": (args.stored, args.stored_active),
+        "seconds": time.monotonic() - started,
+        "load": (load_before, os.getloadavg()[0]),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.WARNING)
+    logging.getLogger("fakediscord").setLevel(logging.ERROR)
+    command = "python bench/load.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
+    if args.workdir is not None:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        results = asyncio.run(main_async(args, args.workdir))
+    else:
+        with tempfile.TemporaryDirectory(prefix="loadbench-") as tmp:
+            results = asyncio.run(main_async(args, Path(tmp)))
+    print(render(command.strip(), args, results))
+    if args.json is not None:
+        args.json.write_text(json.dumps(_raw(results), indent=1, default=str))
+
+
+def _raw(results: dict) -> dict:
+    """The figures without the click-by-click records (they hold fake messages)."""
+    from bench.loadgen.report import cell_figures
+
+    return {
+        "seconds": results["seconds"],
+        "cells": [cell_figures(c) for s in results["sizes"] for c in s.cells],
+        "memory": [
+            {"n": s.n, "rss_zero": s.rss_zero, "rss_live": s.rss_live} for s in results["sizes"]
+        ],
+        "startup": [asdict(r) for r in results["startup"]],
+    }
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,394 @@
+"""The benchmark's figures as Markdown tables, ready to paste into the README."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from bench.loadgen.driver import MOVED_ON, STALE
+from bench.loadgen.proc import REPO_ROOT
+from bench.loadgen.scenarios import Cell, Result429, SizeResult, StartupRun
+from bench.loadgen.stats import ms, percentile, ratio
+
+ANSWER_ROUTE = "answer (interaction callback)"
+
+
+def _latencies(cell: Cell) -> tuple[list[float], list[float]]:
+    real = [c.latency for c in cell.measured if c.latency is not None]
+    null = [i.latency for i in cell.null.items if i.latency is not None] if cell.null else []
+    return real, null
+
+
+def cell_figures(cell: Cell) -> dict[str, Any]:
+    real, null = _latencies(cell)
+    table = [c.table_latency for c in cell.moves if c.table_latency is not None]
+    moves = len(cell.moves)
+    null_clicks = len(cell.null.items) if cell.null else 0
+    by_kind = {}
+    for label, kinds in (
+        ("applying", ("move",)),
+        ("picker", ("open", "step")),
+        ("lobby", ("lobby",)),
+    ):
+        mine = [c for c in cell.measured if c.kind in kinds]
+        real_k = [c.latency for c in mine if c.latency is not None]
+        null_k = [
+            i.latency
+            for i in (cell.null.items if cell.null else [])
+            if i.click.kind in kinds and i.latency is not None
+        ]
+        by_kind[label] = {
+            "clicks": len(mine),
+            "real": {q: percentile(real_k, q) for q in (50, 99)},
+            "null": {q: percentile(null_k, q) for q in (50, 99)},
+        }
+    return {
+        "n": cell.n,
+        "rate": cell.rate,
+        "by_kind": by_kind,
+        "clicks": len(cell.clicks),
+        "measured": len(cell.measured),
+        "moves": moves,
+        "achieved_rate": len(cell.clicks) / cell.elapsed if cell.elapsed else 0.0,
+        "late": cell.late,
+        "settled": cell.settled,
+        "null_late": cell.null.late if cell.null else 0,
+        "real": {q: percentile(real, q) for q in (50, 95, 99, 100)},
+        "null": {q: percentile(null, q) for q in (50, 95, 99, 100)},
+        "table": {q: percentile(table, q) for q in (50, 95, 99)},
+        "cpu_per_click": cell.bot_cpu / len(cell.clicks) if cell.clicks else float("nan"),
+        "cpu_per_move": cell.bot_cpu / moves if moves else float("nan"),
+        "null_cpu_per_click": cell.null_cpu / null_clicks if null_clicks else float("nan"),
+        "own_cpu_share": cell.own_cpu / cell.wall if cell.wall else 0.0,
+        "null_own_cpu_share": cell.null_own_cpu / cell.null_wall if cell.null_wall else 0.0,
+        "unanswered": sum(1 for c in cell.clicks if c.latency is None),
+        "null_unanswered": null_clicks - len(null),
+        "routes": dict(cell.routes),
+        "http_errors": dict(cell.http_errors),
+        "went_wrong": cell.went_wrong,
+        "tracebacks": dict(cell.tracebacks),
+        "null_tracebacks": dict(cell.null_tracebacks),
+        "issues": dict(cell.issues),
+        "clicks_by_kind": dict(Counter(f"{c.kind}/{c.route}" for c in cell.clicks)),
+    }
+
+
+def render(command: str, args: argparse.Namespace, results: dict[str, Any]) -> str:
+    sizes: list[SizeResult] = results["sizes"]
+    cells = [c for s in sizes for c in s.cells]
+    figures = [cell_figures(c) for c in cells]
+    out: list[str] = ["", "## Load benchmark", ""]
+    out += _header(command, args, results)
+    for failure in results.get("failures", []):
+        out += [f"**Failed:** {failure}", ""]
+    out += _latency_table(figures)
+    out += _kind_table(figures)
+    out += _cpu_table(figures)
+    out += _rest_table(figures)
+    out += _error_table(figures)
+    results_429 = [s.result_429 for s in sizes if s.result_429 is not None]
+    for r in results_429:
+        out += _table_429(r)
+    if results["startup"]:
+        out += _startup_table(results["startup"], *results["stored"])
+    out += _memory_table(sizes)
+    out += _notes(figures, sizes)
+    return "\n".join(out)
+
+
+def _header(command: str, args: argparse.Namespace, results: dict[str, Any]) -> list[str]:
+    root = Path(args.bot_root).resolve() if args.bot_root else REPO_ROOT
+    return [
+        f"Command: `{command}`",
+        "",
+        f"Bot: {_describe_tree(root)}; Python {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs shared with other work (load average "
+        f"{results['load'][0]:.1f} at the start, {results['load'][1]:.1f} at the end); "
+        f"{results['seconds']:.0f} s in all. Database: {results.get('database', 'SQLite')}. "
+        f"{args.clicks} measured clicks per (N, R) after {args.warmup} warm-up clicks; "
+        "policy seed "
+        f"{args.seed}. Times in ms; the do-nothing bot (`bench/nullbot.py`) gets the same clicks "
+        "on copies of the same messages at the same offsets.",
+        "",
+    ]
+
+
+def _describe_tree(root: Path) -> str:
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        return f"`{root.name}` at {commit}" + (" with uncommitted changes" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return f"`{root}`"
+
+
+def _latency_table(figures: list[dict[str, Any]]) -> list[str]:
+    out = [
+        "### Click to answer, and to the table showing the move (ms)",
+        "",
+        "| N | R/s | clicks | moves | bot p50 | p95 | p99 | floor p50 | p95 | p99 "
+        "| ratio p50 | ratio p99 | table p50 | p95 | p99 |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for f in figures:
+        real, null, table = f["real"], f["null"], f["table"]
+        out.append(
+            f"| {f['n']} | {f['rate']:g} | {f['measured']} | {f['moves']} "
+            f"| {ms(real[50])} | {ms(real[95])} | {ms(real[99])} "
+            f"| {ms(null[50])} | {ms(null[95])} | {ms(null[99])} "
+            f"| {ratio(real[50], null[50])} | {ratio(real[99], null[99])} "
+            f"| {ms(table[50])} | {ms(table[95])} | {ms(table[99])} |"
+        )
+    return [*out, ""]
+
+
+def _kind_table(figures: list[dict[str, Any]]) -> list[str]:
+    out = [
+        "### Click to answer by what the click does (ms, bot / floor)",
+        "",
+        "| N | R/s | applying a move: clicks | p50 | p99 | opening or stepping a picker: clicks "
+        "| p50 | p99 |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for f in figures:
+        row = [f"| {f['n']} | {f['rate']:g}"]
+        for label in ("applying", "picker"):
+            k = f["by_kind"][label]
+            row.append(
+                f"{k['clicks']} | {ms(k['real'][50])} / {ms(k['null'][50])} "
+                f"| {ms(k['real'][99])} / {ms(k['null'][99])}"
+            )
+        out.append(" | ".join(row) + " |")
+    return [*out, ""]
+
+
+def _cpu_table(figures: list[dict[str, Any]]) -> list[str]:
+    out = [
+        "### CPU per click (ms of the bot process, user + system), and whether the fake keeps up",
+        "",
+        "| N | R/s | bot | floor | ratio | bot per applied move | rate achieved "
+        "| clicks over 10 ms late (bot / floor) | benchmark process CPU (bot run / floor run) |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for f in figures:
+        out.append(
+            f"| {f['n']} | {f['rate']:g} | {ms(f['cpu_per_click'])} "
+            f"| {ms(f['null_cpu_per_click'])} "
+            f"| {ratio(f['cpu_per_click'], f['null_cpu_per_click'])} "
+            f"| {ms(f['cpu_per_move'])} | {f['achieved_rate']:.1f}/s "
+            f"| {f['late']} / {f['null_late']} "
+            f"| {f['own_cpu_share']:.0%} / {f['null_own_cpu_share']:.0%} |"
+        )
+    by_n: dict[int, list[str]] = {}
+    for f in figures:
+        by_n.setdefault(f["n"], []).append(f"{f['rate']:g}/s {ms(f['null'][99])}")
+    flat = "; ".join(f"N={n}: " + ", ".join(v) for n, v in by_n.items())
+    out += ["", f"The floor's p99 by rate (flat = the fake is not the bottleneck): {flat}.", ""]
+    return out
+
+
+def _rest_table(figures: list[dict[str, Any]]) -> list[str]:
+    routes: list[str] = []
+    for f in figures:
+        for route in sorted(f["routes"], key=lambda r: -f["routes"][r]):
+            if route not in routes:
+                routes.append(route)
+    if ANSWER_ROUTE in routes:
+        routes.remove(ANSWER_ROUTE)
+        routes.insert(0, ANSWER_ROUTE)
+    head = " | ".join(f"N={f['n']} R={f['rate']:g}" for f in figures)
+    out = [
+        "### REST calls per applied move, by route",
+        "",
+        f"| route | {head} |",
+        "|---|" + "---:|" * len(figures),
+    ]
+
+    def per_move(f: dict[str, Any], count: float) -> str:
+        return f"{count / f['moves']:.2f}" if f["moves"] else "–"
+
+    out.append(
+        "| clicks (each gets one answer) | "
+        + " | ".join(per_move(f, f["clicks"]) for f in figures)
+        + " |"
+    )
+    for route in routes:
+        out.append(
+            f"| {route} | "
+            + " | ".join(per_move(f, f["routes"].get(route, 0)) for f in figures)
+            + " |"
+        )
+    beyond = [sum(v for k, v in f["routes"].items() if k != ANSWER_ROUTE) for f in figures]
+    out.append(
+        "| **all but the answers** | "
+        + " | ".join(f"**{per_move(f, b)}**" for f, b in zip(figures, beyond, strict=True))
+        + " |"
+    )
+    return [*out, ""]
+
+
+def _error_table(figures: list[dict[str, Any]]) -> list[str]:
+    out = [
+        "### Errors",
+        "",
+        '| N | R/s | unanswered (bot / floor) | HTTP 4xx/5xx | "went wrong" replies '
+        "| bot tracebacks | moves refused | the game moved on before the click "
+        "| other driver notes |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    details: list[str] = []
+    for f in figures:
+        issues = dict(f["issues"])
+        not_applied = issues.pop("move not applied", 0)
+        moved_on = issues.pop(STALE, 0) + issues.pop(MOVED_ON, 0)
+        issues.pop("picker not shown", None)  # listed with the answer it got
+        other = sum(
+            v
+            for k, v in issues.items()
+            if not k.startswith(("move not applied", "unanswered", "picker not shown"))
+        )
+        out.append(
+            f"| {f['n']} | {f['rate']:g} | {f['unanswered']} / {f['null_unanswered']} "
+            f"| {sum(f['http_errors'].values())} | {f['went_wrong']} "
+            f"| {sum(f['tracebacks'].values())} | {not_applied} | {moved_on} | {other} |"
+        )
+        where = f"N={f['n']} R={f['rate']:g}"
+        for kind, count in sorted(f["http_errors"].items(), key=lambda kv: -kv[1]):
+            details.append(f"- {where}: HTTP {kind} ×{count}")
+        for text, count in sorted(f["tracebacks"].items(), key=lambda kv: -kv[1])[:6]:
+            details.append(f"- {where}: traceback `{text}` ×{count}")
+        for text, count in sorted(f["null_tracebacks"].items(), key=lambda kv: -kv[1])[:3]:
+            details.append(f"- {where}: floor traceback `{text}` ×{count}")
+        for text, count in sorted(issues.items(), key=lambda kv: -kv[1])[:6]:
+            details.append(f"- {where}: {text} ×{count}")
+    out.append("")
+    return out + details + ([""] if details else [])
+
+
+def _table_429(r: Result429) -> list[str]:
+    def row(label: str, clicks: list[Any]) -> str:
+        lat = [c.latency for c in clicks if c.latency is not None and c.kind != "slash"]
+        unanswered = sum(1 for c in clicks if c.latency is None)
+        return (
+            f"| {label} | {len(lat) + unanswered} | {ms(percentile(lat, 50))} "
+            f"| {ms(percentile(lat, 99))} | {ms(percentile(lat, 100))} | {unanswered} |"
+        )
+
+    victim = ", ".join(
+        f"{c.what} {ms(c.latency) if c.latency is not None else 'unanswered'}"
+        + (f" ({c.note})" if c.note and c.latency is not None else "")
+        for c in r.victim
+    )
+    delay = "never" if r.table_delay is None else f"{r.table_delay:.1f} s"
+    return [
+        f"### One table's edits answered 429 (retry after 4 s), N={r.n}, others at {r.rate:g}/s",
+        "",
+        "| clicks in the other games, for 8 s | clicks | p50 | p99 | max | unanswered |",
+        "|---|---:|---:|---:|---:|---:|",
+        row("just before, no 429 (control)", r.control),
+        row("while one table's edit waits out its 429", r.others),
+        "",
+        f"In the {r.victim_kind} game whose table edit got the 429 (ms): {victim}. "
+        f"Its table showed the move {delay} after the move was answered.",
+        "",
+    ]
+
+
+def _startup_table(runs: list[StartupRun], stored: int, active: int) -> list[str]:
+    def med(values: list[float]) -> float:
+        return percentile(values, 50)
+
+    rows = []
+    firsts: dict[str, float] = {}
+    for label, count in (("empty", 0), (f"{stored:,} games ({active:,} active)", stored)):
+        mine = [r for r in runs if r.stored == count]
+        first = [r.first_answer for r in mine if r.first_answer is not None]
+        firsts[label] = med(first)
+        rows.append(
+            f"| {label} | {len(mine)} | {med([r.connected for r in mine]):.2f} "
+            f"| {med(first):.2f} | {med([r.rss for r in mine]) / 2**20:.1f} |"
+        )
+    values = list(firsts.values())
+    answers = []
+    for label, count in (("empty", 0), ("stored", stored)):
+        mine = [r for r in runs if r.stored == count]
+        if mine:
+            errors = sum(r.tracebacks for r in mine)
+            answers.append(f"{label}: {mine[0].answer!r}, {errors} traceback(s)")
+    return [
+        "### Start-up: process spawn to the first answered click (median of runs)",
+        "",
+        "| database | runs | connected (s) | first answered click (s) | RSS (MB) |",
+        "|---|---:|---:|---:|---:|",
+        *rows,
+        "",
+        f'Stored / empty: {ratio(values[1], values[0])}. The click is "My hand" of an active '
+        "game (with the empty database: of an unknown game, answered with a refusal). "
+        f"First answers: {'; '.join(answers)}.",
+        "",
+    ]
+
+
+def _memory_table(sizes: list[SizeResult]) -> list[str]:
+    out = [
+        "### Memory of the bot process (RSS)",
+        "",
+        "| live games | RSS at 0 games (MB) | RSS with them (MB) | per live game (KB) "
+        "| games started (incl. replacements) |",
+        "|---:|---:|---:|---:|---:|",
+    ]
+    for s in sizes:
+        per = (s.rss_live - s.rss_zero) / s.n / 1024
+        out.append(
+            f"| {s.n} | {s.rss_zero / 2**20:.1f} | {s.rss_live / 2**20:.1f} | {per:.1f} "
+            f"| {s.games_started} |"
+        )
+    out.append("")
+    if len(sizes) >= 2:
+        low, high = min(sizes, key=lambda s: s.n), max(sizes, key=lambda s: s.n)
+        growth = (high.rss_live - high.rss_zero) - (low.rss_live - low.rss_zero)
+        slope = growth / (high.n - low.n) / 1024
+        out += [
+            f"Between N={low.n} and N={high.n}: {slope:.1f} KB per extra live game (what both "
+            "runs' warm-up costs alike cancels out).",
+            "",
+        ]
+    return out
+
+
+def _notes(figures: list[dict[str, Any]], sizes: list[SizeResult]) -> list[str]:
+    kinds: Counter[str] = Counter()
+    for f in figures:
+        kinds.update(f["clicks_by_kind"])
+    total = sum(kinds.values()) or 1
+    mix = ", ".join(f"{k} {v / total:.0%}" for k, v in kinds.most_common())
+    setup = "; ".join(f"N={s.n}: {s.setup_seconds:.0f} s" for s in sizes)
+    out = [f"Click mix (kind/route): {mix}. Set-up of the games: {setup}.", ""]
+    unsettled = [f"N={f['n']} R={f['rate']:g}" for f in figures if not f["settled"]]
+    if unsettled:
+        out += [
+            "Still waiting for answers or tables 15 s after a block of clicks: "
+            + ", ".join(unsettled)
+            + ".",
+            "",
+        ]
+    for s in sizes:
+        if s.setup_issues:
+            listed = ", ".join(f"{k} ×{v}" for k, v in s.setup_issues.most_common(4))
+            out += [f"While starting the N={s.n} games: {listed}.", ""]
+    return out

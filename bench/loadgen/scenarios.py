@@ -1,0 +1,623 @@
+"""The benchmark's runs: N live games at rates R (real bot, then the same clicks against the
+do-nothing bot), one game's table edits answered 429, and start-up with a big database."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import re
+import shutil
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.loadgen.driver import (
+    ANSWER_TIMEOUT,
+    Click,
+    Driver,
+    ReplayResult,
+    Slot,
+    replay,
+)
+from bench.loadgen.gamedb import (
+    KIND_PLAYERS,
+    GameReader,
+    GameState,
+    fill_stored_games,
+    fresh_schema,
+)
+from bench.loadgen.policy import Move, choose, control_for
+from bench.loadgen.proc import REPO_ROOT, BotProcess
+from bench.loadgen.stats import rest_routes, tracebacks, went_wrong
+from tests.fakediscord import FakeDiscord, FakeMessage
+
+KINDS = tuple(KIND_PLAYERS)  # slot i hosts KINDS[i % 5]
+
+
+@dataclass
+class Options:
+    workdir: Path
+    bot_root: Path = REPO_ROOT
+    bot_env: dict[str, str] = field(default_factory=dict)
+    seed: int = 1
+    clicks: int = 1000
+    warmup: int = 100  # clicks before each measured window (replayed unmeasured too)
+    setup_rate: float = 40.0  # set-up clicks per second at most...
+    setup_inflight: int = 6  # ...and at most this many waiting for their answer
+    postgresql: str = ""  # a PostgreSQL server's URL: the bot stores games there, not SQLite
+
+
+@dataclass
+class Marks:
+    """Counters at one moment, to take differences over a window."""
+
+    requests: int
+    bot_cpu: float
+    own_cpu: float
+    wall: float
+    log: int
+    message_id: int
+
+    @classmethod
+    def now(cls, fake: FakeDiscord, bot: BotProcess) -> Marks:
+        return cls(
+            len(fake.requests),
+            bot.cpu(),
+            time.process_time(),
+            time.monotonic(),
+            bot.log_size(),
+            max(fake.messages, default=0),
+        )
+
+
+@dataclass
+class Cell:
+    """One (N, R): the real bot's run and the null bot's replay of the same clicks."""
+
+    n: int
+    rate: float
+    warm: list[Click]
+    clicks: list[Click]
+    elapsed: float = 0.0
+    late: int = 0
+    settled: bool = True
+    bot_cpu: float = 0.0
+    own_cpu: float = 0.0
+    wall: float = 0.0
+    routes: Counter[str] = field(default_factory=Counter)
+    http_errors: Counter[str] = field(default_factory=Counter)
+    went_wrong: int = 0
+    tracebacks: Counter[str] = field(default_factory=Counter)
+    issues: Counter[str] = field(default_factory=Counter)
+    null: ReplayResult | None = None
+    null_cpu: float = 0.0
+    null_own_cpu: float = 0.0
+    null_wall: float = 0.0
+    null_tracebacks: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def moves(self) -> list[Click]:
+        return [c for c in self.clicks if c.kind == "move" and c.applied]
+
+    @property
+    def measured(self) -> list[Click]:
+        """Clicks on components (slash commands are not replayed, so not compared)."""
+        return [c for c in self.clicks if c.kind != "slash"]
+
+
+@dataclass
+class VictimClick:
+    what: str
+    latency: float | None
+    note: str = ""
+
+
+@dataclass
+class Result429:
+    n: int
+    rate: float
+    victim_kind: str
+    others: list[Click]
+    victim: list[VictimClick]
+    table_delay: float | None  # the victim's move answered -> its table shows it
+    control: list[Click] = field(default_factory=list)  # the same, just before, without a 429
+
+
+@dataclass
+class SizeResult:
+    n: int
+    cells: list[Cell]
+    setup_seconds: float
+    rss_zero: int
+    rss_live: int
+    games_started: int
+    result_429: Result429 | None = None
+    setup_issues: Counter[str] = field(default_factory=Counter)
+
+
+def _issue_kind(text: str) -> str:
+    """An issue's category: numbers elided, the list of offered ids cut off."""
+    return re.sub(r"\d+", "#", text.split(" on [", 1)[0])[:140]
+
+
+# ---------------------------------------------------------------------------------------------
+# N live games at rates R
+# ---------------------------------------------------------------------------------------------
+
+
+def make_world(n: int) -> tuple[FakeDiscord, list[tuple[str, int, list[str]]]]:
+    """A fake guild with n channels, each with its own players (kind per KINDS, in turn)."""
+    plan = []
+    names: list[str] = []
+    for i in range(n):
+        kind = KINDS[i % len(KINDS)]
+        players = [f"u{i}s{j}" for j in range(KIND_PLAYERS[kind])]
+        names += players
+        plan.append((kind, i, players))
+    fake = FakeDiscord(users=names)
+    slots = []
+    for kind, i, players in plan:
+        channel = fake.add_text_channel(f"table-{i}")
+        slots.append((kind, channel.id, players))
+    return fake, slots
+
+
+async def run_size(
+    n: int, rates: list[float], opts: Options, *, rate_429: float | None, progress: bool = True
+) -> SizeResult:
+    """Both bots stay connected to one fake; the fake's dispatches are routed to one or the
+    other in turns (a block of clicks to the real bot, the same block to the floor), so both
+    meet the same background load of this shared machine."""
+    fake, layout = make_world(n)
+    workdir = opts.workdir / f"n{n}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    env = dict(opts.bot_env)
+    if opts.postgresql:
+        env["DATABASE_URL"] = await fresh_schema(opts.postgresql, f"load_n{n}")
+    async with fake:
+        bot = BotProcess(fake, workdir, root=opts.bot_root, extra_env=env)
+        null = BotProcess(fake, workdir, module="bench.nullbot", name="nullbot")
+        driver: Driver | None = None
+        reader: GameReader | None = None
+        try:
+            await bot.start()
+            await null.start(commands=())
+            real_session, null_session = bot.session_id, null.session_id
+            assert real_session is not None and null_session is not None
+            pair = Pair(fake, bot, null, real_session, null_session)
+            pair.to_real()
+            await asyncio.sleep(1.0)
+            rss_zero = bot.rss()
+            reader = GameReader(env.get("DATABASE_URL") or bot.db_path)
+            driver = Driver(fake, reader, opts.seed)
+            for kind, channel_id, players in layout:
+                driver.add_slot(kind, channel_id, [fake.user_id(p) for p in players])
+            _say(progress, f"N={n}: starting {n} games (/newgame, Join, Start)")
+            driver.hold_live = True
+            driver.start()
+            setup_start = time.monotonic()
+            await driver.run(
+                opts.setup_rate,
+                until=lambda: all(s.live for s in driver.slots),
+                duration=max(180.0, n * 1.2),
+                max_inflight=opts.setup_inflight,
+            )
+            setup_seconds = time.monotonic() - setup_start
+            live = sum(s.live for s in driver.slots)
+            if live < n:
+                raise RuntimeError(
+                    f"only {live} of {n} games could be started in {setup_seconds:.0f} s; "
+                    f"see {bot.log_path}"
+                )
+            await driver.settle()
+            driver.release()
+            setup_issues = Counter(_issue_kind(i.what) for i in driver.issues)
+            driver.issues.clear()
+
+            cells = []
+            for rate in rates:
+                _say(progress, f"N={n} R={rate:g}: {opts.warmup} warm-up + {opts.clicks} clicks")
+                cells.append(await run_cell(pair, driver, n, rate, opts))
+            rss_live = bot.rss()
+            result_429 = None
+            if rate_429 is not None:
+                await bot.idle()
+                _say(progress, f"N={n}: one table answered 429, others clicked at {rate_429:g}/s")
+                result_429 = await scenario_429(fake, bot, driver, n, rate_429)
+            games_started = sum(s.games_started for s in driver.slots)
+        finally:
+            if driver is not None:
+                await driver.close()
+            if reader is not None:
+                reader.close()
+            await null.stop()
+            await bot.stop()
+    return SizeResult(
+        n, cells, setup_seconds, rss_zero, rss_live, games_started, result_429, setup_issues
+    )
+
+
+@dataclass
+class Pair:
+    """The real bot and the floor, both connected; `to_real` / `to_null` route the clicks."""
+
+    fake: FakeDiscord
+    bot: BotProcess
+    null: BotProcess
+    real_session: str
+    null_session: str
+
+    def to_real(self) -> None:
+        self.fake.route_to(self.real_session)
+
+    def to_null(self) -> None:
+        self.fake.route_to(self.null_session)
+
+
+def block_size(rate: float) -> int:
+    """Clicks per turn of each bot: about 3 s of clicking, at least 50 clicks."""
+    return max(50, round(rate * 3))
+
+
+def collect_garbage() -> None:
+    """A full collection now, outside the measured windows, then no collector pauses in them:
+    the fake's heap grows with every message and edit it keeps, and a full pass over it would
+    stall this process (the fake) for tens of ms, in the middle of somebody's click."""
+    gc.collect()
+    gc.freeze()
+
+
+async def run_cell(pair: Pair, driver: Driver, n: int, rate: float, opts: Options) -> Cell:
+    gc.disable()
+    try:
+        return await _run_cell(pair, driver, n, rate, opts)
+    finally:
+        gc.enable()
+
+
+async def _run_cell(pair: Pair, driver: Driver, n: int, rate: float, opts: Options) -> Cell:
+    fake, bot, null = pair.fake, pair.bot, pair.null
+    await bot.idle()
+    collect_garbage()
+    warm: list[Click] = []
+    await driver.run(rate, count=opts.warmup, record=warm)
+    await driver.settle()
+    pair.to_null()
+    await replay(fake, warm)
+    pair.to_real()
+    driver.issues.clear()
+    cell = Cell(n, rate, warm, [])
+    cell.null = ReplayResult()
+    left = opts.clicks
+    while left > 0:
+        block: list[Click] = []
+        await null.idle()
+        collect_garbage()
+        start = Marks.now(fake, bot)
+        elapsed, late = await driver.run(rate, count=min(left, block_size(rate)), record=block)
+        cell.settled = await driver.settle() and cell.settled
+        # The window ends once the bot has done what the clicks caused (trailing DM edits, a
+        # backlog when it falls behind), so its CPU and calls count here and the floor's turn
+        # does not share the machine with them.
+        await bot.idle()
+        end = Marks.now(fake, bot)
+        left -= len(block)
+        cell.clicks += block
+        cell.elapsed += elapsed
+        cell.late += late
+        cell.bot_cpu += end.bot_cpu - start.bot_cpu
+        cell.own_cpu += end.own_cpu - start.own_cpu
+        cell.wall += end.wall - start.wall
+        routes, errors = rest_routes(fake.requests[start.requests : end.requests], fake)
+        cell.routes += routes
+        cell.http_errors += errors
+        cell.went_wrong += went_wrong(fake, start.message_id)
+        cell.tracebacks += tracebacks(bot.output(start.log))
+
+        pair.to_null()
+        collect_garbage()
+        log_start = null.log_size()
+        null_start = Marks.now(fake, null)
+        done = await replay(fake, block)
+        null_end = Marks.now(fake, null)
+        pair.to_real()
+        cell.null.items += done.items
+        cell.null.elapsed += done.elapsed
+        cell.null.late += done.late
+        cell.null_cpu += null_end.bot_cpu - null_start.bot_cpu
+        cell.null_own_cpu += null_end.own_cpu - null_start.own_cpu
+        cell.null_wall += null_end.wall - null_start.wall
+        cell.null_tracebacks += tracebacks(null.output(log_start))
+        if not block:
+            break
+    cell.issues = Counter(_issue_kind(i.what) for i in driver.issues)
+    for click in cell.clicks:
+        if click.note:
+            cell.issues[click.note] += 1
+    return cell
+
+
+# ---------------------------------------------------------------------------------------------
+# One table's edits answered 429
+# ---------------------------------------------------------------------------------------------
+
+
+async def _walk(
+    fake: FakeDiscord,
+    game_id: int,
+    version: int,
+    user: int,
+    move: Move | None,
+    message: FakeMessage,
+    custom_id: str,
+    what: str,
+) -> list[VictimClick]:
+    """Clicks from `custom_id` through the picker to the move (no move: that one click),
+    answer by answer."""
+    out: list[VictimClick] = []
+    values: tuple[str, ...] | None = None
+    final = False
+    for _ in range(6):
+        if values is None:
+            ix = await fake.click(user, message.id, custom_id)
+        else:
+            ix = await fake.select(user, message.id, custom_id, list(values))
+        try:
+            rec = await ix.response(timeout=ANSWER_TIMEOUT)
+        except TimeoutError:
+            out.append(VictimClick(what, None, "unanswered"))
+            return out
+        out.append(VictimClick(what, rec.elapsed))
+        if move is None or final or rec.message is None:
+            return out
+        control = control_for(rec.message, game_id, version, move)
+        if control is None:
+            out[-1].note = "move not offered"
+            return out
+        message, custom_id, values = rec.message, control.custom_id, control.values
+        final = control.final
+        what = "→ move" if final else "→ picker step"
+    return out
+
+
+async def scenario_429(
+    fake: FakeDiscord, bot: BotProcess, driver: Driver, n: int, rate: float
+) -> Result429:
+    """The victim's move makes its table edit answer 429 (retry after 4 s); meanwhile the other
+    games are clicked at `rate`, the victim's players press My hand and make the next move."""
+    victim = _pick_victim(driver)
+    deadline = time.monotonic() + 10
+    while victim.pending is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    victim.excluded = True
+    victim.pending = None
+    # Control: the other games at the same rate for as long, without any 429.
+    control: list[Click] = []
+    await driver.run(rate, duration=8.0, record=control)
+    await driver.settle()
+    await bot.idle()
+    reader = driver.reader
+    assert victim.game_id is not None
+    gid = victim.game_id
+    others: list[Click] = []
+    background: asyncio.Task[tuple[float, int]] | None = None
+    clicks: list[VictimClick] = []
+    snap: GameState | None = None
+    move: Move | None = None
+    table: FakeMessage | None = None
+    for _attempt in range(5):
+        snap = reader.game(gid)
+        assert snap is not None and snap.status == "active"
+        await victim.wait_table(snap.version)
+        table = victim.table()
+        assert table is not None
+        move = choose(victim.rng, victim.kind, snap.game())
+        assert move is not None
+        if background is None:
+            # The next edit of this table (the victim's move's) is answered 429, once.
+            fake.inject_error(
+                "PATCH",
+                rf"/channels/{victim.channel_id}/messages/{table.id}",
+                429,
+                retry_after=4.0,
+                times=1,
+            )
+            background = asyncio.create_task(driver.run(rate, duration=8.0, record=others))
+            await asyncio.sleep(0.5)
+        clicks += await _walk(
+            fake,
+            gid,
+            snap.version,
+            int(move.player),
+            move,
+            table,
+            f"g:{gid}:{snap.version}:*",
+            "open picker",
+        )
+        done = reader.move(gid, snap.version + 1)
+        if done is not None and done[0] == int(move.player):
+            break
+        last = fake.interactions[max(fake.interactions)]  # the walk's last click
+        text = last.callback.message.text if last.callback and last.callback.message else ""
+        clicks[-1].note = f"not applied ({' '.join(text.split())[:60]!r}); tried another move"
+    assert background is not None and snap is not None and move is not None and table is not None
+    answered_at = time.monotonic()
+    # While the table edit waits out its 429: another player's "My hand" (read-only), and the
+    # next player's move through "My hand" (the table is stale), both at once.
+    after = reader.game(gid)
+    assert after is not None
+    looker = next((p for p in victim.players if p != int(move.player)), victim.players[0])
+    await asyncio.sleep(0.3)
+    walks = [_walk(fake, gid, after.version, looker, None, table, f"h:{gid}", "My hand")]
+    nxt = choose(victim.rng, victim.kind, after.game()) if after.status == "active" else None
+    if nxt is not None:
+        walks.append(
+            _walk(
+                fake,
+                gid,
+                after.version,
+                int(nxt.player),
+                nxt,
+                table,
+                f"h:{gid}",
+                "next player: My hand",
+            )
+        )
+    for found in await asyncio.gather(*walks):
+        clicks += found
+    shown = await victim.wait_table(snap.version + 1, timeout=15)
+    await background
+    await driver.settle()
+    victim.excluded = False
+    driver.spawn(victim.prepare())
+    return Result429(
+        n,
+        rate,
+        victim.kind,
+        others,
+        clicks,
+        None if shown is None else shown - answered_at,
+        control,
+    )
+
+
+def _pick_victim(driver: Driver) -> Slot:
+    live = [s for s in driver.slots if s.live]
+    uno = [s for s in live if s.kind == "uno"]
+    return (uno or live)[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Start-up: empty database vs many stored games
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class StartupRun:
+    stored: int
+    connected: float
+    first_answer: float | None
+    rss: int
+    answer: str = ""  # the first answer: callback type and the start of its text
+    tracebacks: int = 0  # in the bot's log during this start
+
+
+PROBE_USERS = tuple(f"player{i}" for i in range(8))
+
+
+async def _probe_start(
+    fake: FakeDiscord,
+    opts: Options,
+    db_path: Path,
+    stored: int,
+    game_id: int,
+    user: int,
+    workdir: Path,
+) -> StartupRun:
+    """Spawns the bot and clicks "My hand" of `game_id` every 100 ms from the moment it is
+    connected; the first answer's time counts from the spawn."""
+    probe = fake.add_bot_message(
+        fake.channel_id,
+        content="probe",
+        components=[
+            {
+                "type": 1,
+                "components": [
+                    {"type": 2, "style": 2, "label": "My hand", "custom_id": f"h:{game_id}"}
+                ],
+            }
+        ],
+    )
+    bot = BotProcess(fake, workdir, root=opts.bot_root, extra_env=opts.bot_env, db_path=db_path)
+    log_start = bot.log_size()
+    await bot.spawn()
+    try:
+        await bot.connected(timeout=60)
+        connected = time.monotonic() - bot.spawned_at
+        sent = []
+        first: float | None = None
+        deadline = time.monotonic() + 60
+        while first is None and time.monotonic() < deadline:
+            sent.append(await fake.click(user, probe.id, f"h:{game_id}"))
+            await asyncio.sleep(0.1)
+            done = [ix.dispatched_at + ix.callback.elapsed for ix in sent if ix.callback]
+            if done:
+                first = min(done) - bot.spawned_at
+        await asyncio.sleep(1.0)
+        rss = bot.rss()
+    finally:
+        await bot.stop()
+    answered = sorted(
+        (ix for ix in sent if ix.callback is not None), key=lambda ix: ix.dispatched_at
+    )
+    answer = ""
+    if answered and answered[0].callback is not None:
+        rec = answered[0].callback
+        text = " ".join((rec.message.text if rec.message else "").split())
+        answer = f"type {rec.type}: {text[:60]}"
+    found = sum(tracebacks(bot.output(log_start)).values())
+    return StartupRun(stored, connected, first, rss, answer, found)
+
+
+async def run_startup(
+    opts: Options, stored_total: int, stored_active: int, reps: int, progress: bool = True
+) -> list[StartupRun]:
+    workdir = opts.workdir / "startup"
+    workdir.mkdir(parents=True, exist_ok=True)
+    # A database the bot created and migrated, then filled by direct inserts.
+    _say(progress, f"start-up: building a database of {stored_total} games")
+    template = workdir / "stored.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{template}{suffix}").unlink(missing_ok=True)
+    runs = []
+    # One fake for every start, so the stored games' guild, channel and users are its own.
+    async with FakeDiscord(users=PROBE_USERS) as fake:
+        maker = BotProcess(
+            fake,
+            workdir,
+            root=opts.bot_root,
+            extra_env=opts.bot_env,
+            db_path=template,
+            name="bot-migrate",
+        )
+        try:
+            await maker.start()
+        finally:
+            await maker.stop()
+        users = [fake.user_id(u) for u in PROBE_USERS]
+        stored = fill_stored_games(
+            template,
+            total=stored_total,
+            active=stored_active,
+            guild_id=fake.guild_id,
+            users=users,
+            probe_channel=fake.channel_id,
+            seed=opts.seed,
+        )
+        for rep in range(reps):
+            for kind in ("empty", "stored"):
+                _say(progress, f"start-up: {kind} database, run {rep + 1}/{reps}")
+                db = workdir / f"{kind}-{rep}.db"
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{db}{suffix}").unlink(missing_ok=True)
+                if kind == "empty":
+                    run = await _probe_start(fake, opts, db, 0, 1, users[0], workdir)
+                else:
+                    shutil.copy(template, db)
+                    run = await _probe_start(
+                        fake,
+                        opts,
+                        db,
+                        stored.total,
+                        stored.probe_game,
+                        stored.probe_user,
+                        workdir,
+                    )
+                runs.append(run)
+    return runs
+
+
+def _say(progress: bool, text: str) -> None:
+    if progress:
+        print(f"[load] {text}", flush=True)

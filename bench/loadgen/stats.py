@@ -1,0 +1,99 @@
+"""Percentiles, REST calls by route, and the errors a run shows (fake's log, bot's log)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from tests.fakediscord import FakeDiscord
+
+# The bot's generic apology: the one English text matched (there is no code to match on).
+WENT_WRONG = "went wrong"
+_SNOWFLAKE = re.compile(r"\d{6,}")
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear interpolation between closest ranks (q in 0..100); nan for no values."""
+    if not values:
+        return float("nan")
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q / 100
+    low = int(pos)
+    high = min(low + 1, len(xs) - 1)
+    return xs[low] + (xs[high] - xs[low]) * (pos - low)
+
+
+def ms(seconds: float) -> str:
+    if seconds != seconds:  # nan
+        return "–"
+    return f"{seconds * 1000:.1f}"
+
+
+def ratio(a: float, b: float) -> str:
+    if a != a or b != b or b <= 0:
+        return "–"
+    return f"{a / b:.1f}x"
+
+
+def route_of(method: str, path: str, fake: FakeDiscord) -> str:
+    """A REST call as a route name; channel messages split into guild channel and DM."""
+    parts = path.strip("/").split("/")
+    if parts[0] == "interactions":
+        return "answer (interaction callback)"
+    if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
+        try:
+            channel = fake.channels.get(int(parts[1]))
+        except ValueError:
+            channel = None
+        where = "DM" if channel is not None and channel.type == 1 else "channel"
+        if len(parts) == 3:
+            return f"{method} {where} message (new)"
+        if method == "PATCH":
+            return "PATCH channel message (table edit)" if where == "channel" else "PATCH DM"
+        return f"{method} {where} message"
+    if parts[:3] == ["users", "@me", "channels"]:
+        return "POST open DM channel"
+    if parts[0] == "webhooks":
+        suffix = "/messages/…" if len(parts) > 3 else ""
+        return f"{method} webhook{suffix} (follow-up)"
+    return f"{method} {_SNOWFLAKE.sub('{id}', path)}"
+
+
+def rest_routes(
+    requests: Iterable[tuple[str, str, int]], fake: FakeDiscord
+) -> tuple[Counter[str], Counter[str]]:
+    """(calls by route, error answers by 'status route')."""
+    calls: Counter[str] = Counter()
+    errors: Counter[str] = Counter()
+    for method, path, status in requests:
+        route = route_of(method, path, fake)
+        calls[route] += 1
+        if status >= 400:
+            errors[f"{status} {route}"] += 1
+    return calls, errors
+
+
+def tracebacks(log_text: str) -> Counter[str]:
+    """Exceptions in a Python log, by their final line ('Error: message', snowflakes elided)."""
+    found: Counter[str] = Counter()
+    lines = log_text.splitlines()
+    for i, line in enumerate(lines):
+        if not line.startswith("Traceback (most recent call last)"):
+            continue
+        for later in lines[i + 1 :]:
+            if later and not later.startswith((" ", "\t")):
+                if later.startswith(("Traceback", "The above exception", "During handling")):
+                    break
+                found[_SNOWFLAKE.sub("…", later)[:160]] += 1
+                break
+    return found
+
+
+def went_wrong(fake: FakeDiscord, after_message_id: int) -> int:
+    """Messages created since `after_message_id` that show the bot's apology."""
+    return sum(
+        1
+        for message_id, message in fake.messages.items()
+        if message_id > after_message_id and WENT_WRONG in message.text.lower()
+    )
