@@ -19,7 +19,7 @@ suggest it holds (``opponent_bounds``); a handful of candidate moves are each tr
 copy of the same world and played on with the Normal policy for both players for ``HORIZON``
 moves, then judged by ``win_chance`` (a logistic estimate of who wins from the cards held).
 The comparison is paired, world by world, and Normal's own move is kept unless another beats
-it by more than ``SURE`` standard errors.
+it by more than a standard error.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from typing import Any
 
 from engine.bots.base import GameBots, Rand, pick_id
 from engine.bots.registry import register
-from engine.bots.search import Rollout, SampleWorld, Value
+from engine.bots.search import SampleWorld, paired_best
 from engine.cards import suit, value
-from engine.core import Action, Game, IllegalAction
+from engine.core import Action, Game
 from engine.games.haymaker import HAND_SIZE, Haymaker, full_deck
 
 # -- tuning (measured with bench/botbench/haymaker.py) ---------------------------------------
@@ -44,11 +44,7 @@ HORIZON = 8  # moves a rollout plays before the position is judged by ``win_chan
 EVAL_BIAS, EVAL_CARDS, EVAL_VALUES, EVAL_PASS, EVAL_DISCARDS = 0.38, 1.19, 1.57, 0.64, 0.43
 BELIEVE_HITS = True  # a defender who takes the hit holds no single card that would block it
 ATTACK_SLACK = 2  # an attacker's other cards are believed at most this much above its attack
-SURE = 1.0  # standard errors by which a move must beat the heuristic's to replace it
-DROP = 1.0  # standard errors by which a move trailing the heuristic's is dropped from the race
-CHECK_EVERY = 6  # sampled worlds between two such checks
 
-XP_DEFEND = XP_SINGLES = XP_HAY = XP_PASS = True
 FULL_DECK = full_deck()
 VALUE = {c: value(c) for c in FULL_DECK}  # a dict lookup: rollouts call this a lot
 
@@ -229,80 +225,6 @@ def hard(view: dict[str, Any], actions: list[Action], rng: Rand) -> str:
     )
 
 
-def paired_best(
-    player: str,
-    view: dict[str, Any],
-    candidates: list[str],
-    rng: Rand,
-    *,
-    sample_world: SampleWorld,
-    rollout: Rollout,
-    value: Value,
-    rollouts: int,
-) -> str:
-    """The first candidate (the heuristic's favourite), unless another does clearly better.
-
-    Like ``search.best_by_sampling``, the candidates are tried in the same sampled worlds, but
-    the comparison is paired and raced: every ``CHECK_EVERY`` worlds a challenger whose mean
-    gain over the favourite, world by world, is below minus ``DROP`` standard errors is
-    dropped, so the budget (``rollouts`` in all) goes to the moves still in contention. A
-    challenger replaces the favourite only when its mean gain exceeds ``SURE`` standard
-    errors: sampling noise then rarely overrules a sound heuristic, while a real improvement
-    still shows.
-    """
-    gains: list[list[float]] = [[] for _ in candidates]
-    alive = list(range(1, len(candidates)))
-    spent = worlds = 0
-    while alive and spent + 1 + len(alive) <= rollouts:
-        world = sample_world(view, rng)
-        base = _played_out(world, player, candidates[0], rng, rollout, value)
-        spent += 1 + len(alive)
-        if base is None:
-            break  # cannot happen: every candidate is legal in every consistent world
-        for i in list(alive):
-            score = _played_out(world, player, candidates[i], rng, rollout, value)
-            if score is None:
-                alive.remove(i)
-            else:
-                gains[i].append(score - base)
-        worlds += 1
-        if worlds % CHECK_EVERY == 0:
-            alive = [i for i in alive if not _clearly_worse(gains[i])]
-    best, best_gain = candidates[0], 0.0
-    for i in range(1, len(candidates)):
-        mean, error = _mean_and_error(gains[i])
-        if len(gains[i]) >= 2 and mean > SURE * error and mean > best_gain:
-            best, best_gain = candidates[i], mean
-    return best
-
-
-def _played_out(
-    world: Game, player: str, action_id: str, rng: Rand, rollout: Rollout, value: Value
-) -> float | None:
-    """The value of ``action_id`` in a copy of ``world`` played on (None if refused)."""
-    trial = world.copy()
-    try:
-        trial.apply(player, action_id)
-    except IllegalAction:
-        return None
-    rollout(trial, rng)
-    return value(trial, player)
-
-
-def _clearly_worse(gains: list[float]) -> bool:
-    mean, error = _mean_and_error(gains)
-    return mean < -DROP * error
-
-
-def _mean_and_error(values: list[float]) -> tuple[float, float]:
-    """The mean and its standard error (0 and 0 for fewer than two values)."""
-    n = len(values)
-    if n < 2:
-        return 0.0, 0.0
-    mean = sum(values) / n
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
-
-
 def candidate_moves(view: dict[str, Any], actions: list[Action], favourite: str) -> list[str]:
     """A handful of sensible moves, the heuristic's favourite first."""
     out = [favourite]
@@ -314,8 +236,6 @@ def candidate_moves(view: dict[str, Any], actions: list[Action], favourite: str)
 
     by_id = {a.id: a for a in actions}
     if view["phase"] == "defend":
-        if not XP_DEFEND:
-            return out
         block = by_id.get("block")
         add("hit")
         if block is not None:
@@ -333,18 +253,18 @@ def candidate_moves(view: dict[str, Any], actions: list[Action], favourite: str)
     singles = list(distinct.values())
     # The extremes and the middle: cards of one value attack alike, and the search budget is
     # better spent on a few moves than spread over every card.
-    if singles and XP_SINGLES:
+    if singles:
         for c in [*singles[:2], singles[len(singles) // 2], *singles[-2:]]:
             add(f"attack:{c}")
     hay = by_id.get("haymaker")
-    if hay is not None and XP_HAY:
+    if hay is not None:
         for cards in by_suit(hand).values():
             if len(cards) >= 2:
                 ordered = sorted(cards, key=value, reverse=True)
                 add(pick_id(hay, ordered[:2]))
                 if len(ordered) > 2:
                     add(pick_id(hay, ordered))
-    if "pass" in by_id and XP_PASS:
+    if "pass" in by_id:
         add("pass")
     return out
 

@@ -16,6 +16,7 @@ stays within its time target on the benchmark machine.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -70,3 +71,80 @@ def best_by_sampling(
         if mean > best_mean:
             best, best_mean = i, mean
     return candidates[best]
+
+
+def paired_best(
+    player: str,
+    view: dict[str, Any],
+    candidates: list[str],
+    rng: Rand,
+    *,
+    sample_world: SampleWorld,
+    rollout: Rollout,
+    value: Value,
+    rollouts: int,
+    sure: float = 1.0,
+    drop: float = 1.0,
+    check_every: int = 6,
+) -> str:
+    """The first candidate (the heuristic's favourite), unless another does clearly better.
+
+    Like ``best_by_sampling``, the candidates are tried in the same sampled worlds, but
+    the comparison is paired and raced: every ``check_every`` worlds a challenger whose mean
+    gain over the favourite, world by world, is below minus ``drop`` standard errors is
+    dropped, so the budget (``rollouts`` in all) goes to the moves still in contention. A
+    challenger replaces the favourite only when its mean gain exceeds ``sure`` standard
+    errors: sampling noise then rarely overrules a sound heuristic, while a real improvement
+    still shows.
+    """
+    gains: list[list[float]] = [[] for _ in candidates]
+    alive = list(range(1, len(candidates)))
+    spent = worlds = 0
+    while alive and spent + 1 + len(alive) <= rollouts:
+        world = sample_world(view, rng)
+        base = _played_out(world, player, candidates[0], rng, rollout, value)
+        spent += 1 + len(alive)
+        if base is None:
+            break  # cannot happen: every candidate is legal in every consistent world
+        for i in list(alive):
+            score = _played_out(world, player, candidates[i], rng, rollout, value)
+            if score is None:
+                alive.remove(i)
+            else:
+                gains[i].append(score - base)
+        worlds += 1
+        if worlds % check_every == 0:
+            alive = [i for i in alive if not _clearly_worse(gains[i], drop)]
+    best, best_gain = candidates[0], 0.0
+    for i in range(1, len(candidates)):
+        mean, error = _mean_and_error(gains[i])
+        if len(gains[i]) >= 2 and mean > sure * error and mean > best_gain:
+            best, best_gain = candidates[i], mean
+    return best
+
+
+def _played_out(
+    world: Game, player: str, action_id: str, rng: Rand, rollout: Rollout, value: Value
+) -> float | None:
+    """The value of ``action_id`` in a copy of ``world`` played on (None if refused)."""
+    trial = world.copy()
+    try:
+        trial.apply(player, action_id)
+    except IllegalAction:
+        return None
+    rollout(trial, rng)
+    return value(trial, player)
+
+
+def _clearly_worse(gains: list[float], drop: float) -> bool:
+    mean, error = _mean_and_error(gains)
+    return mean < -drop * error
+
+
+def _mean_and_error(values: list[float]) -> tuple[float, float]:
+    """The mean and its standard error (0 and 0 for fewer than two values)."""
+    n = len(values)
+    if n < 2:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)

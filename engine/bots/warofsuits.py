@@ -18,7 +18,7 @@ choice, if made, as Normal would make it) and both decks from the cards this sea
 seen; every distinct candidate move is tried in a copy of the same world and played on with
 the Normal policy for both sides for ``HORIZON`` more battles, then scored by the points
 margin (cards still held count their average worth). The comparison is paired, world by world,
-and Normal's own move is kept unless another beats it by more than ``SURE`` standard errors.
+and Normal's own move is kept unless another beats it by more than a standard error.
 
 Everything is read from the seat's view: its hand, the battlefield and the victory piles (every
 card seen so far is in one of them), the sizes of hands and decks.
@@ -33,9 +33,9 @@ from typing import Any
 
 from engine.bots.base import GameBots, Rand
 from engine.bots.registry import register
-from engine.bots.search import Rollout, SampleWorld, Value
+from engine.bots.search import paired_best
 from engine.cards import rank, value
-from engine.core import Action, Game, IllegalAction
+from engine.core import Action, Game
 from engine.games.warofsuits import COLOUR_CARDS, HIGH_RANKS, WarOfSuits, colour_of
 
 SIDE_KEYS = ("red", "black")
@@ -46,9 +46,6 @@ HARD_ROLLOUTS = 100  # sampled worlds x candidates per Hard decision (p99 under 
 HORIZON = 3  # battles a rollout plays past the current one before it is scored
 CARD_WORTH = 68 / 52  # average points of a card still held (the remainder goes to a side)
 WIN_BONUS = 10.0  # points a won game is worth on top of its margin, in a rollout's score
-SURE = 1.0  # standard errors by which a move must beat the heuristic's to replace it
-DROP = 1.0  # standard errors by which a move trailing the heuristic's is dropped from the race
-CHECK_EVERY = 6  # sampled worlds between two such checks
 
 
 # Dict lookups: rollouts ask these questions a great many times.
@@ -327,80 +324,6 @@ def hard(view: dict[str, Any], actions: list[Action], rng: Rand) -> str:
         value=margin,
         rollouts=HARD_ROLLOUTS,
     )
-
-
-def paired_best(
-    player: str,
-    view: dict[str, Any],
-    candidates: list[str],
-    rng: Rand,
-    *,
-    sample_world: SampleWorld,
-    rollout: Rollout,
-    value: Value,
-    rollouts: int,
-) -> str:
-    """The first candidate (the heuristic's favourite), unless another does clearly better.
-
-    Like ``search.best_by_sampling``, the candidates are tried in the same sampled worlds, but
-    the comparison is paired and raced: every ``CHECK_EVERY`` worlds a challenger whose mean
-    gain over the favourite, world by world, is below minus ``DROP`` standard errors is
-    dropped, so the budget (``rollouts`` in all) goes to the moves still in contention. A
-    challenger replaces the favourite only when its mean gain exceeds ``SURE`` standard
-    errors: sampling noise then rarely overrules a sound heuristic, while a real improvement
-    still shows.
-    """
-    gains: list[list[float]] = [[] for _ in candidates]
-    alive = list(range(1, len(candidates)))
-    spent = worlds = 0
-    while alive and spent + 1 + len(alive) <= rollouts:
-        world = sample_world(view, rng)
-        base = _played_out(world, player, candidates[0], rng, rollout, value)
-        spent += 1 + len(alive)
-        if base is None:
-            break  # cannot happen: every candidate is legal in every consistent world
-        for i in list(alive):
-            score = _played_out(world, player, candidates[i], rng, rollout, value)
-            if score is None:
-                alive.remove(i)
-            else:
-                gains[i].append(score - base)
-        worlds += 1
-        if worlds % CHECK_EVERY == 0:
-            alive = [i for i in alive if not _clearly_worse(gains[i])]
-    best, best_gain = candidates[0], 0.0
-    for i in range(1, len(candidates)):
-        mean, error = _mean_and_error(gains[i])
-        if len(gains[i]) >= 2 and mean > SURE * error and mean > best_gain:
-            best, best_gain = candidates[i], mean
-    return best
-
-
-def _played_out(
-    world: Game, player: str, action_id: str, rng: Rand, rollout: Rollout, value: Value
-) -> float | None:
-    """The value of ``action_id`` in a copy of ``world`` played on (None if refused)."""
-    trial = world.copy()
-    try:
-        trial.apply(player, action_id)
-    except IllegalAction:
-        return None
-    rollout(trial, rng)
-    return value(trial, player)
-
-
-def _clearly_worse(gains: list[float]) -> bool:
-    mean, error = _mean_and_error(gains)
-    return mean < -DROP * error
-
-
-def _mean_and_error(values: list[float]) -> tuple[float, float]:
-    """The mean and its standard error (0 and 0 for fewer than two values)."""
-    n = len(values)
-    if n < 2:
-        return 0.0, 0.0
-    mean = sum(values) / n
-    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
 
 
 def distinct_moves(favourite: str, ids: list[str]) -> list[str]:
