@@ -124,6 +124,7 @@ class Presenter:
                 asyncio.get_running_loop().call_later(
                     RETRY_AFTER * retries, self._retry, session, pending.table, retries
                 )
+            session.drop_views()  # drawn: memory per idle game stays small
         self._workers.pop(game_id, None)
 
     # With a shared database (several processes) one process at a time draws a game: two

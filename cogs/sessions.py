@@ -107,6 +107,12 @@ class Session:
             cached = self._views[player] = self.game.view(player)
         return cached
 
+    def drop_views(self) -> None:
+        """Forget the cached views (about 10 KB a game): once Discord shows a version, the
+        next click is most often a new move, which computes them again anyway."""
+        self._views = {}
+        self._views_at = -1
+
     def unchanged_since(self, player: str, version: int) -> bool:
         """Nothing bearing on ``player``'s choice (their hand, the moves open to them) changed
         since ``version``: a click from then still means what it meant (simultaneous phases)."""
