@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+import engine.bots
 from engine import Action, Game
 
 Policy = Callable[[dict[str, Any], list[Action], random.Random], str]
@@ -70,6 +71,29 @@ def play(
         if moves > max_moves:
             raise AssertionError(f"{kind}: game did not end in {max_moves} moves")
     return played
+
+
+_CPU_TIMES: dict[tuple[str, str], list[float]] = {}
+
+
+def level(kind: str, name: str) -> Policy:
+    """A bot level of ``kind`` as a seat's policy. It also records each decision's processor
+    time (``cpu_times``), which, unlike the wall-clock times ``play`` records, does not grow
+    when other work shares the machine's cores."""
+    times = _CPU_TIMES.setdefault((kind, name), [])
+
+    def policy(view: dict[str, Any], actions: list[Action], rng: random.Random) -> str:
+        start = time.process_time()
+        action = engine.bots.choose(kind, name, view, actions, rng)
+        times.append(time.process_time() - start)
+        return action
+
+    return policy
+
+
+def cpu_times(kind: str, name: str) -> list[float]:
+    """Processor seconds per decision of the level's seats so far."""
+    return _CPU_TIMES.setdefault((kind, name), [])
 
 
 def rotations(seats: Sequence[Seat], games: int) -> list[list[Seat]]:

@@ -23,8 +23,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import engine.bots
-from bench.botbench.common import Policy, Seat, play, rate, rotations, timing
+from bench.botbench.common import Seat, cpu_times, level, play, rate, rotations, timing
 from engine import Action
 from engine.cards import suit, value
 
@@ -86,27 +85,11 @@ def basic(view: dict[str, Any], actions: list[Action], rng: random.Random) -> st
     return f"block:{'.'.join(chosen)}"
 
 
-CPU_TIMES: dict[str, list[float]] = {"normal": [], "hard": []}  # process time per decision
-
-
-def level(name: str) -> Policy:
-    """The bot level as a seat; it also records the processor time of each decision, which
-    (unlike the wall-clock times ``play`` records) does not grow when the machine is busy."""
-
-    def policy(view: dict[str, Any], actions: list[Action], rng: random.Random) -> str:
-        start = time.process_time()
-        action = engine.bots.choose(KIND, name, view, actions, rng)
-        CPU_TIMES[name].append(time.process_time() - start)
-        return action
-
-    return policy
-
-
 SEATS = {
     "random": Seat("random", random_policy),
     "basic": Seat("basic", basic),
-    "normal": Seat("normal", level("normal")),
-    "hard": Seat("hard", level("hard")),
+    "normal": Seat("normal", level(KIND, "normal")),
+    "hard": Seat("hard", level(KIND, "hard")),
 }
 
 
@@ -176,6 +159,6 @@ def run(quick: bool, seed: int) -> None:
     print("| level | decisions | decision time (wall clock) | processor time |")
     print("|---|---|---|---|")
     for name, values in times.items():
-        print(f"| {name} | {len(values)} | {timing(values)} | {timing(CPU_TIMES[name])} |")
+        print(f"| {name} | {len(values)} | {timing(values)} | {timing(cpu_times(KIND, name))} |")
     print(f"\nLoad average at the end: {' / '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"\n({time.perf_counter() - started:.0f} s)")

@@ -18,10 +18,10 @@ import time
 from collections import Counter
 from typing import Any
 
-import engine.bots
 from bench.botbench.common import (
-    Policy,
     Seat,
+    cpu_times,
+    level,
     percentile,
     play,
     random_policy,
@@ -44,24 +44,8 @@ def basic(view: dict[str, Any], actions: list[Action], rng: random.Random) -> st
     return rng.choice(actions).id
 
 
-CPU: dict[str, list[float]] = {"normal": [], "hard": []}  # CPU seconds per decision
-
-
-def level(name: str) -> Policy:
-    """A bot level's policy, also timing each decision in CPU time (``CPU[name]``): the
-    wall-clock times ``play`` records grow when other work shares the machine's cores."""
-
-    def policy(view: dict[str, Any], actions: list[Action], rng: random.Random) -> str:
-        start = time.process_time()
-        action = engine.bots.choose(KIND, name, view, actions, rng)
-        CPU[name].append(time.process_time() - start)
-        return action
-
-    return policy
-
-
 def cpu_timing(name: str) -> str:
-    p50, p99 = (percentile(CPU[name], q) * 1e3 for q in (0.5, 0.99))
+    p50, p99 = (percentile(cpu_times(KIND, name), q) * 1e3 for q in (0.5, 0.99))
     return f"CPU p50 {p50:.2f} ms · p99 {p99:.2f} ms"
 
 
@@ -103,8 +87,8 @@ def run(quick: bool, seed: int) -> None:
     base = seed * 1_000_000
     rnd = Seat("random", random_policy)
     bas = Seat("basic", basic)
-    normal = Seat("normal", level("normal"))
-    hard = Seat("hard", level("hard"))
+    normal = Seat("normal", level(KIND, "normal"))
+    hard = Seat("hard", level(KIND, "hard"))
     times: dict[str, list[float]] = {"normal": [], "hard": []}
     started = time.perf_counter()
     baseline = one_against(Seat("basic*", basic), bas, normal_games, base, [])

@@ -24,8 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import engine.bots
-from bench.botbench.common import Seat, mean_ci, play, rate, rotations, timing
+from bench.botbench.common import Seat, level, mean_ci, play, rate, rotations, timing
 from engine import Action, Game
 
 Policy = Callable[[dict[str, Any], list[Action], random.Random], str]
@@ -64,18 +63,11 @@ def basic(view: dict[str, Any], actions: list[Action], rng: random.Random) -> st
     return rng.choice(own).id  # draw, or a random colour for a first Wild
 
 
-def level(name: str) -> Policy:
-    def policy(view: dict[str, Any], actions: list[Action], rng: random.Random) -> str:
-        return engine.bots.choose("uno", name, view, actions, rng)
-
-    return policy
-
-
 SEATS = {
     "random": Seat("random", random_uno),
     "basic": Seat("basic", basic),
-    "normal": Seat("normal", level("normal")),
-    "hard": Seat("hard", level("hard")),
+    "normal": Seat("normal", level("uno", "normal")),
+    "hard": Seat("hard", level("uno", "hard")),
 }
 
 
