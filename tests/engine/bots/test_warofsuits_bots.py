@@ -7,7 +7,6 @@ builds a late game: the given hands and decks, every other card in its colour's 
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -15,39 +14,10 @@ import pytest
 import engine
 from engine.bots import choose, describe
 from engine.bots.warofsuits import p_fewer_than
-from engine.games.warofsuits import COLOUR_CARDS, WarOfSuits, points
-from engine.testing import stacked
+from engine.games.warofsuits import WarOfSuits
+from tests.engine.test_warofsuits import B, R, new, position
 
-R, B = "rose", "bert"  # Red sits first, Black second
 LEVELS = ("normal", "hard")
-
-
-def new(red: list[str], black: list[str]) -> WarOfSuits:
-    game = stacked("warofsuits", [R, B], red + black)
-    assert isinstance(game, WarOfSuits)
-    return game
-
-
-def position(
-    red_hand: list[str],
-    black_hand: list[str],
-    red_deck: tuple[str, ...] = (),
-    black_deck: tuple[str, ...] = (),
-) -> WarOfSuits:
-    """A game late on: these hands and decks, all other cards in their colour's victory pile."""
-    data = engine.new_game("warofsuits", [R, B]).to_dict()
-    used = set(red_hand) | set(black_hand) | set(red_deck) | set(black_deck)
-    piles = [[c for c in COLOUR_CARDS[s] if c not in used] for s in (0, 1)]
-    data["state"].update(
-        hands=[list(red_hand), list(black_hand)],
-        decks=[list(red_deck), list(black_deck)],
-        piles=piles,
-        battle=20,
-    )
-    data["scores"] = {R: points(piles[0]), B: points(piles[1])}
-    game = engine.load(json.loads(json.dumps(data)))
-    assert isinstance(game, WarOfSuits)
-    return game
 
 
 def bot(game: WarOfSuits, player: str, level: str = "normal", seed: int = 0) -> str:
