@@ -71,6 +71,9 @@ def hand(
         notice = f"{channel}\n{notice}" if notice else channel
     seat = session.seat(user_id)
     away = bool(seat and seat.human and seat.is_bot)
+    # A DM is edited only when its owner's hand or turn changes (``dm_key``): while it is not
+    # their turn, a line saying whose turn it is would soon be untrue, so the DM leaves it out.
+    live = not dm or _acting(session, user_id)
     return hand_screen(
         row.id,
         row.version,
@@ -85,24 +88,30 @@ def hand(
         status=row.status,
         away=away,
         leave=leave or dm,
+        prompt=live,
     )
+
+
+def _acting(session: Session, user_id: int) -> bool:
+    """The member has a move to make in their hand now (not only a table button)."""
+    game = session.game
+    assert game is not None
+    seat = session.seat(user_id)
+    if session.row.status != "active" or game.finished or (seat is not None and seat.is_bot):
+        return False
+    renderer = session.hosted.renderer
+    return any(not renderer.is_table_only(a.id) for a in game.legal_actions(str(user_id)))
 
 
 def dm_key(session: Session, user_id: int) -> Any:
     """What a DM shows, reduced to what changes it: the DM is edited only when this does."""
-    game = session.game
-    assert game is not None
-    player = str(user_id)
-    renderer = session.hosted.renderer
-    hand_cards = tuple(session.view(player).get("hand", []))
+    assert session.game is not None
     seat = session.seat(user_id)
     away = bool(seat and seat.is_bot)
-    active = session.row.status == "active" and not game.finished
-    moves = [a for a in game.legal_actions(player) if not renderer.is_table_only(a.id)]
-    acting = active and not away and bool(moves)
+    hand_cards = tuple(session.view(str(user_id)).get("hand", []))
     return (
         hand_cards,
-        session.version if acting else None,
+        session.version if _acting(session, user_id) else None,
         tuple(session.notes(user_id)),
         session.row.status,
         away,

@@ -154,14 +154,18 @@ def hand_screen(
     status: str = "active",
     away: bool = False,
     leave: bool = False,
+    prompt: bool = True,
 ) -> Screen:
     """A player's hand with the moves they can make now (ephemeral reply or DM).
 
     Once the game is over the hand shows and the buttons go. ``away``: a bot plays this seat
     for now, so instead of moves the player is offered "I'm back". ``leave``: offer "Leave
-    game" (on the DM and "My hand", not in the move picker).
+    game" (on the DM and "My hand", not in the move picker). ``prompt``: say whose turn it is
+    (left out where the message is not redrawn on every move).
     """
     view = game.view(player)
+    if not prompt:
+        view = {**view, "prompt": None}
     embed = renderer.hand_embed(view, names, notes, where, reader=player)
     playing = status == "active" and not game.finished
     actions = game.legal_actions(player) if playing and not away else []

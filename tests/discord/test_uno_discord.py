@@ -216,6 +216,24 @@ async def test_dm_is_edited_in_place_and_playable(simcord_env) -> None:
         assert f"({len(hand)} card" in dms[0].embeds[0].description
 
 
+async def test_a_dm_never_keeps_an_untrue_line_about_whose_turn_it_is(simcord_env) -> None:
+    """A DM is edited only when its owner's hand or turn changes, so while it is not their turn
+    it says nothing about whose turn it is (before: "Alice to play…" stayed after she played)."""
+    table = await Table.start(simcord_env, "uno", 3, seed=4)
+    await past_first_colour(table)
+    for _ in range(8):
+        mover = await current_player(table)
+        await table.act(mover, await a_move(table, mover), via="table")
+        game = await table.game()
+        acting = {p for p in game.actors() if game.legal_actions(p)}
+        for player in table.members:
+            text = message_text(table.dm_message(player))
+            if player in acting:
+                assert "Your turn" in text or "**Your move:**" in text, text
+            else:
+                assert " to play" not in text and "Nothing for you to do right now" in text, text
+
+
 # -- restarts --------------------------------------------------------------------------------
 
 
