@@ -107,7 +107,7 @@ class Presenter:
             session = pending.session
             if session.game is None:
                 continue
-            drawing = await self._begin(session)
+            drawing, drew = await self._begin(session)
             ok = True
             if drawing and pending.table:
                 ok &= await self._guard(session, "table", self.refresh_table(session))
@@ -115,7 +115,7 @@ class Presenter:
                 ok &= await self._guard(session, "DMs", self.update_dms(session))
             for job in pending.jobs:
                 await self._guard(session, getattr(job, "__name__", "job"), job(session))
-            if drawing and await self._end(session, ok):
+            if drawing and await self._end(session, ok, drew):
                 # Another process moved the game while we drew it: draw the newest too.
                 self.update(session)
             if not ok and pending.retries < MAX_RETRIES:
@@ -131,30 +131,32 @@ class Presenter:
     # editing one message at once could leave the older picture last. A process that finds
     # another drawing leaves it to that one, which draws again if the game moved meanwhile;
     # if it dies, its lease runs out and another redraws (timers.redraw_orphans).
-    async def _begin(self, session: Session) -> bool:
-        """Take the game's drawing; False if another process is drawing it now."""
+    async def _begin(self, session: Session) -> tuple[bool, int]:
+        """Take the game's drawing: (False if another process is drawing it now, the
+        revision about to be drawn)."""
         sessions = self.bot.sessions
         if not sessions.shared or sessions.cached(session.id) is not session:
-            return True
+            return True, session.row.rev
         try:
             lease = DRAW_LEASE_POLLS * self.bot.settings.clock_poll
             took = await self.bot.store.take_drawing(session.id, sessions.process, lease)
             if took is None:
-                return False
+                return False, session.row.rev
             if not took:
                 session.shown = Shown()  # another process drew it last: assume nothing
             async with sessions.lock(session.id):
                 await sessions.refresh(session)
         except Exception as error:
             log_failure(f"game {session.id}: take drawing", error)
-        return True
+        return True, session.row.rev
 
-    async def _end(self, session: Session, ok: bool) -> bool:
-        """Give the drawing back; True if the game moved meanwhile (brought up to date)."""
+    async def _end(self, session: Session, ok: bool, drew: int) -> bool:
+        """Give the drawing back, the game shown as of revision ``drew`` (taken when the
+        drawing began: a click may bring the cached game further meanwhile); True if it
+        moved since (brought up to date, to be drawn again)."""
         sessions = self.bot.sessions
         if not sessions.shared or sessions.cached(session.id) is not session:
             return False
-        drew = session.row.rev
         try:
             rev = await self.bot.store.end_drawing(
                 session.id, sessions.process, drew if ok and drew >= 0 else None
