@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.bots.base import GameBots, Rand, pick_id
 from engine.bots.registry import register
-from engine.bots.search import SampleWorld, paired_best
+from engine.bots.search import SampleWorld, paired_best, saved_game
 from engine.cards import suit, value
 from engine.core import Action, Game
 from engine.games.haymaker import HAND_SIZE, Haymaker, full_deck
@@ -312,16 +312,7 @@ def world_sampler(view: dict[str, Any]) -> SampleWorld:
             "burned": pool[n_their + n_deck :],
             "discards": {p: list(view["discard_piles"][p]) for p in players},
         }
-        data = {
-            "kind": "haymaker",
-            "players": players,
-            "options": {},
-            "rng": rng.randrange(1 << 62),
-            "finished": view["finished"],
-            "winners": list(view["winners"]),
-            "scores": dict(view["scores"]),
-            "state": state,
-        }
+        data = saved_game("haymaker", view, state, rng)
         return Haymaker.from_dict(data)
 
     return deal

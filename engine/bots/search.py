@@ -28,6 +28,21 @@ Rollout = Callable[[Game, Rand], None]
 Value = Callable[[Game, str], float]
 
 
+def saved_game(kind: str, view: dict[str, Any], state: dict[str, Any], rng: Rand) -> dict[str, Any]:
+    """A sampled world as ``Game.from_dict`` takes it: the game's public part from the view,
+    ``state`` (the hidden part dealt by the sampler) and a fresh seed for its shuffles."""
+    return {
+        "kind": kind,
+        "players": list(view["players"]),
+        "options": {},
+        "rng": rng.randrange(1 << 62),
+        "finished": view["finished"],
+        "winners": list(view["winners"]),
+        "scores": dict(view["scores"]),
+        "state": state,
+    }
+
+
 def best_by_sampling(
     player: str,
     view: dict[str, Any],

@@ -33,7 +33,7 @@ from typing import Any
 
 from engine.bots.base import GameBots, Rand
 from engine.bots.registry import register
-from engine.bots.search import paired_best
+from engine.bots.search import paired_best, saved_game
 from engine.cards import rank, value
 from engine.core import Action, Game
 from engine.games.warofsuits import COLOUR_CARDS, HIGH_RANKS, WarOfSuits, colour_of
@@ -393,16 +393,7 @@ def sample_world(view: dict[str, Any], rng: Rand) -> Game:
             "field": [list(last["battlefield"][p]) for p in players],
         },
     }
-    data = {
-        "kind": "warofsuits",
-        "players": players,
-        "options": {},
-        "rng": rng.randrange(1 << 62),
-        "finished": view["finished"],
-        "winners": list(view["winners"]),
-        "scores": dict(view["scores"]),
-        "state": state,
-    }
+    data = saved_game("warofsuits", view, state, rng)
     world = WarOfSuits.from_dict(data)
     assert isinstance(world, WarOfSuits)
     if t.phase in ("choose", "tie") and t.opp in view["chosen"]:
