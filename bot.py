@@ -20,6 +20,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.faces.book import FaceBook
 from cogs.faces.catalog import NoFaces
 from cogs.presenter import Presenter
+from cogs.ratelimits import amortise_bucket_sweep
 from cogs.render import faces as render_faces
 from cogs.replies import report_error
 from cogs.sessions import Sessions
@@ -61,6 +62,7 @@ class CardBot(commands.Bot):
             help_command=None,
         )
         self.settings = settings
+        amortise_bucket_sweep(self.http)  # no O(buckets) scan per new channel (see module)
         self.tree.error(self.on_app_command_error)
         if store is not None:
             self.store = store

@@ -1,0 +1,102 @@
+"""discord.py's rate-limit buckets: swept in amortised time, idle ones still dropped."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from discord.http import HTTPClient, Ratelimit
+
+from bot import create_bot
+from cogs.ratelimits import MIN_BUCKETS, SWEEP_EVERY, AmortisedSweep, amortise_bucket_sweep
+from config import Settings
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+async def http() -> HTTPClient:
+    return HTTPClient(asyncio.get_running_loop())  # its buckets need a running loop
+
+
+@pytest.fixture
+def scans(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many times a bucket was looked at by a sweep."""
+    counted = {"n": 0}
+    original = Ratelimit.is_inactive
+
+    def is_inactive(self: Ratelimit) -> bool:
+        counted["n"] += 1
+        return original(self)
+
+    monkeypatch.setattr(Ratelimit, "is_inactive", is_inactive)
+    return counted
+
+
+def make_buckets(http: HTTPClient, prefix: str, n: int) -> None:
+    for i in range(n):
+        http.get_ratelimit(f"PATCH /channels/{{channel_id}}/messages/{{message_id}}:{prefix}{i}")
+
+
+async def test_discord_py_alone_scans_every_bucket_for_each_new_one(
+    http: HTTPClient, scans: dict[str, int]
+) -> None:
+    # The problem: a new channel's first request looks at every bucket (quadratic in all).
+    make_buckets(http, "a", 2000)
+    assert scans["n"] > 1_500_000
+
+
+async def test_the_amortised_sweep_looks_at_each_bucket_a_constant_number_of_times(
+    http: HTTPClient, scans: dict[str, int]
+) -> None:
+    assert amortise_bucket_sweep(http)
+    make_buckets(http, "a", 2000)
+    assert len(http._buckets) == 2000  # all active: none dropped
+    assert scans["n"] < 4 * 2000
+
+
+async def test_idle_buckets_are_dropped_once_the_count_doubles(http: HTTPClient) -> None:
+    clock = Clock()
+    sweep = AmortisedSweep(http, clock)
+    http._try_clear_expired_ratelimits = sweep  # type: ignore[method-assign]
+    make_buckets(http, "old", MIN_BUCKETS - 1)
+    for bucket in http._buckets.values():
+        bucket._last_request -= 301  # idle for over five minutes (discord.py's rule)
+    make_buckets(http, "new", 2)  # reaching MIN_BUCKETS: swept
+    assert len(http._buckets) == 2  # the old ones are gone, the new kept
+    assert all(":new" in key for key in http._buckets)
+
+
+async def test_idle_buckets_are_dropped_within_a_minute_without_growth(http: HTTPClient) -> None:
+    clock = Clock()
+    sweep = AmortisedSweep(http, clock)
+    http._try_clear_expired_ratelimits = sweep  # type: ignore[method-assign]
+    make_buckets(http, "a", MIN_BUCKETS + 10)
+    assert len(http._buckets) == MIN_BUCKETS + 10
+    idle = list(http._buckets.values())[:100]
+    for bucket in idle:
+        bucket._last_request -= 301
+    make_buckets(http, "b", 1)  # not doubled, not a minute yet: kept
+    assert len(http._buckets) == MIN_BUCKETS + 11
+    clock.t += SWEEP_EVERY + 1
+    make_buckets(http, "c", 1)
+    assert len(http._buckets) == MIN_BUCKETS + 12 - 100
+
+
+def test_the_bot_installs_it() -> None:
+    bot: Any = create_bot(Settings(token="test-token"))
+    assert isinstance(bot.http._try_clear_expired_ratelimits, AmortisedSweep)
+
+
+def test_a_discord_py_without_the_method_is_left_alone() -> None:
+    class Other:
+        _buckets: dict[str, Any] = {}
+
+    assert not amortise_bucket_sweep(Other())
