@@ -295,12 +295,14 @@ async def _run_cell(pair: Pair, driver: Driver, n: int, rate: float, opts: Optio
         await null.idle()
         collect_garbage()
         start = Marks.now(fake, bot)
+        bot.profile_window(True)
         elapsed, late = await driver.run(rate, count=min(left, block_size(rate)), record=block)
         cell.settled = await driver.settle() and cell.settled
         # The window ends once the bot has done what the clicks caused (trailing DM edits, a
         # backlog when it falls behind), so its CPU and calls count here and the floor's turn
         # does not share the machine with them.
         await bot.idle()
+        bot.profile_window(False)
         end = Marks.now(fake, bot)
         left -= len(block)
         cell.clicks += block
