@@ -97,6 +97,7 @@ def test_the_bot_installs_it() -> None:
 
 def test_a_discord_py_without_the_method_is_left_alone() -> None:
     class Other:
-        _buckets: dict[str, Any] = {}
+        def __init__(self) -> None:
+            self._buckets: dict[str, Any] = {}
 
     assert not amortise_bucket_sweep(Other())
