@@ -207,6 +207,7 @@ class Sessions:
         session = Session(row=row, seats=await self.store.seats(game_id))
         if row.state is not None:
             session.game = engine.load(row.state)
+            row.state = None  # the game object is the state now: no second copy in memory
         if row.is_open:
             self._cache[game_id] = session
         return session
@@ -234,6 +235,7 @@ class Sessions:
             # The same version of a running game is the same state: no need to decode it.
             if session.game is None or row.state is None or row.version != session.row.version:
                 session.game = engine.load(row.state) if row.state is not None else None
+            row.state = None  # kept as ``session.game`` only (memory per live game)
             session.row = row
             if not row.is_open:
                 self.forget(session.id)

@@ -27,7 +27,8 @@ class GameRow:
     status: str  # lobby | active | finished | cancelled
     options: dict[str, Any]  # the engine options chosen at /newgame
     seed: int
-    state: dict[str, Any] | None  # engine to_dict(); None in the lobby
+    state: dict[str, Any] | None  # engine to_dict(); None in the lobby and once a cached
+    # session has built its game from it (cogs.sessions: one copy in memory)
     version: int  # moves applied; buttons carry it
     log: dict[str, Any]  # recent public lines, private notes, what each player last saw
     table_message_id: int | None
