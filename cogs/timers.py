@@ -24,7 +24,7 @@ import discord
 from discord.ext import commands
 
 import engine.bots
-from cogs import components, ids
+from cogs import ids
 from cogs.clock import now
 from cogs.presenter import DRAW_LEASE_POLLS
 from cogs.render.spec import Button, Screen
@@ -300,33 +300,26 @@ class Timers(commands.Cog):
     async def post_nudge(self, session: Session, users: list[int]) -> None:
         """One short message mentioning whose turn it is, with a link to the table; the
         previous reminder of this game is deleted, so at most one exists at a time."""
-        channel = self.bot.get_partial_messageable(session.row.channel_id)
-        old = session.row.nudge_message_id
+        row = session.row
+        old = row.nudge_message_id
         if old is not None:
             try:
-                await channel.get_partial_message(old).delete()
+                await self.bot.http.delete_message(row.channel_id, old)
             except discord.HTTPException:
                 pass
-        row = session.row
         link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
         if row.table_message_id:
             link += f"/{row.table_message_id}"
         who = ", ".join(f"<@{u}>" for u in users)
-        title = session.hosted.title
-        message = await channel.send(
-            f"{who}, your turn in {title} #{row.id}: [to the table]({link})",
-            view=_nudge_view(row.id),
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(id=u) for u in users]
-            ),
+        screen = Screen(
+            content=f"{who}, your turn in {session.hosted.title} #{row.id}: [to the table]({link})",
+            rows=[[Button("Stop reminding me", ids.nudges_off(row.id), emoji="🔕")]],
+            ping=users,
         )
-        await self.bot.store.set_nudge_message(row.id, message.id)
-        row.nudge_message_id = message.id
-
-
-def _nudge_view(game_id: int) -> discord.ui.View:
-    screen = Screen(rows=[[Button("Stop reminding me", ids.nudges_off(game_id), emoji="🔕")]])
-    return components.to_view(screen)
+        # Raw REST, as the presenter's edits: no View or Message objects to build and parse.
+        message_id = await self.bot.presenter.send(row.channel_id, screen)
+        await self.bot.store.set_nudge_message(row.id, message_id)
+        row.nudge_message_id = message_id
 
 
 async def setup(bot: CardBot) -> None:
