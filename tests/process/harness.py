@@ -374,7 +374,12 @@ class Table:
         """
         version = self.snap().version
         user = self.names[player]
-        table = await self.current_table(version) if table_current else self.table()
+        if table_current:
+            table = await self.current_table(version)
+        else:
+            # Any table with buttons will do, but there is one only once the bot has drawn it
+            # (a few milliseconds after Start or after a bot's move made it a member's turn).
+            table = await self.fake.wait_for(self.table, timeout=STEP)
         assert table is not None
         button = f"g:{self.game_id}:{version}:{action}"
         if (
