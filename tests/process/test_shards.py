@@ -375,9 +375,14 @@ async def test_a_game_served_by_both_processes_then_by_the_survivor(cluster: Clu
 
 
 async def reply_text(ix: FakeInteraction) -> str:
-    record = await ix.response(timeout=STEP)
-    message = record.message
-    return message.text if message is not None else json.dumps(record.data)
+    """What the answer itself said. Not its message's text now: a DM answered "earlier turn"
+    may already have been redrawn by the presenter of the process that applied the move."""
+    data = (await ix.response(timeout=STEP)).data
+    parts = [data.get("content") or ""]
+    for embed in data.get("embeds") or []:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+    text = "\n".join(p for p in parts if p)
+    return text or json.dumps(data)
 
 
 async def human_turn(table: Table, humans: set[str], timeout: float = 75.0) -> Snapshot:
