@@ -14,6 +14,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+from discord.enums import InteractionResponseType
+from discord.http import MultipartParameters
+from discord.webhook.async_ import async_context
 
 from cogs import ids, replies
 from cogs.render.spec import Button, Embed, Screen, Select
@@ -209,6 +212,40 @@ def _row_json(row: Button | Select | list[Button]) -> dict[str, Any]:
             for b in buttons
         ],
     }
+
+
+# -- answering a click from the spec's JSON --------------------------------------------------
+# The click path answers with the same raw JSON as the presenter's edits: discord.py's
+# ``edit_message``/``send_message`` would build a View of Button objects to serialise and parse
+# the answer into a Message nobody reads (bench/load.py: a tenth of the bot's CPU per click).
+async def answer_update(interaction: discord.Interaction, screen: Screen) -> None:
+    """Answer a component click by redrawing the message it is on (type 7)."""
+    await _answer(interaction, InteractionResponseType.message_update, payload(screen))
+
+
+async def answer_private(interaction: discord.Interaction, screen: Screen) -> None:
+    """Answer with a new message only the clicker sees (type 4, ephemeral)."""
+    data = {k: v for k, v in payload(screen).items() if v is not None}
+    data["flags"] = discord.MessageFlags(ephemeral=True).value
+    await _answer(interaction, InteractionResponseType.channel_message, data)
+
+
+async def _answer(
+    interaction: discord.Interaction, kind: InteractionResponseType, data: dict[str, Any]
+) -> None:
+    response = interaction.response
+    if response.is_done():
+        raise discord.InteractionResponded(interaction)
+    http = interaction._state.http
+    await async_context.get().create_interaction_response(
+        interaction.id,
+        interaction.token,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        params=MultipartParameters({"type": kind.value, "data": data}, None, None),
+    )
+    response._response_type = kind  # what discord.py's own answer would have recorded
 
 
 def send_kwargs(screen: Screen) -> dict[str, Any]:

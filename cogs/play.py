@@ -137,7 +137,7 @@ class Play(commands.Cog):
         if version != session.version and not session.unchanged_since(player, version):
             if private:
                 screen = show.hand(session, user_id, notice=STALE, dm=origin == "dm")
-                await interaction.response.edit_message(**components.message_kwargs(screen))
+                await components.answer_update(interaction, screen)
                 if origin == "dm":
                     self.presenter.answered_dm(session, user_id)
             else:
@@ -169,11 +169,9 @@ class Play(commands.Cog):
         if opens_step:
             screen = show.hand(session, user_id, prefix=target, dm=origin == "dm")
             if private:
-                await interaction.response.edit_message(**components.message_kwargs(screen))
+                await components.answer_update(interaction, screen)
             else:
-                await interaction.response.send_message(
-                    ephemeral=True, **components.send_kwargs(screen)
-                )
+                await components.answer_private(interaction, screen)
             return None
 
         try:
@@ -190,13 +188,11 @@ class Play(commands.Cog):
         notice = private_notice(session, applied, player)
         try:
             if origin == "table" and not self.presenter.table_is_old(session):
-                await interaction.response.edit_message(
-                    **components.message_kwargs(show.table(session))
-                )
+                await components.answer_update(interaction, show.table(session))
                 self.presenter.answered_table(session)
             elif private:
                 screen = show.hand(session, user_id, notice=notice, dm=origin == "dm")
-                await interaction.response.edit_message(**components.message_kwargs(screen))
+                await components.answer_update(interaction, screen)
                 if origin == "dm":
                     self.presenter.answered_dm(session, user_id)
             else:
@@ -228,7 +224,7 @@ class Play(commands.Cog):
                     )
                 )
         self.presenter.update(session, jobs=jobs)
-        self.bot.wake_timers()
+        self.bot.wake_timers(session.row.wake_at, known=True)
 
     async def post_round_summary(self, session: Session) -> None:
         """A round ended and the game goes on: who went out, the hands that scored, the
@@ -249,7 +245,7 @@ class Play(commands.Cog):
             await reply(interaction, problem or "That game is not available.")
             return
         screen = show.hand(session, interaction.user.id, leave=True)
-        await interaction.response.send_message(ephemeral=True, **components.send_kwargs(screen))
+        await components.answer_private(interaction, screen)
 
     @app_commands.command(name="hand", description="See your hand in this channel's game.")
     @app_commands.guild_only()
