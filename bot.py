@@ -95,10 +95,16 @@ class CardBot(commands.Bot):
             synced = await self.tree.sync()
         log.info("synced %d slash commands", len(synced))
 
-    def wake_timers(self) -> None:
+    def wake_timers(self, at: float | None = None, *, known: bool = False) -> None:
+        """A game's clocks changed: the clock loop looks again. ``known``: ``at`` is that
+        game's nearest clock now (None: it has none), so the loop may sleep on if it wakes
+        earlier anyway."""
         timers = self.get_cog("Timers")
         if timers is not None:
-            timers.wake()  # type: ignore[attr-defined]
+            if known:
+                timers.moved(at)  # type: ignore[attr-defined]
+            else:
+                timers.wake()  # type: ignore[attr-defined]
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))

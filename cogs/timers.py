@@ -58,6 +58,7 @@ class Timers(commands.Cog):
         self.bot = bot
         self.sessions = bot.sessions
         self._sleeping = False
+        self._until: float | None = None  # while asleep: when the loop looks next (now())
         self._woken = False
         self._firing: dict[int, asyncio.Task[None]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -77,6 +78,14 @@ class Timers(commands.Cog):
         if self._sleeping and self._task is not None:
             self._task.cancel()
             self._task = asyncio.create_task(self._loop(), name="game-clocks")
+
+    def moved(self, at: float | None) -> None:
+        """One game's nearest clock is now ``at`` (None: it has none). A loop asleep until an
+        earlier moment sleeps on: most moves set a clock (a reminder) later than the nearest
+        one, and looking again would cost a query per move for nothing."""
+        if self._sleeping and self._until is not None and (at is None or at >= self._until):
+            return
+        self.wake()
 
     async def _loop(self) -> None:
         # With a shared database other processes set clocks too, and wake() only hears this
@@ -107,6 +116,7 @@ class Timers(commands.Cog):
             if self._woken:
                 continue
             # A plain sleep (which the test simulator's virtual clock drives); wake() cancels it.
+            self._until = now() + delay
             self._sleeping = True
             try:
                 await asyncio.sleep(delay)

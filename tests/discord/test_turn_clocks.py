@@ -205,3 +205,50 @@ async def test_a_turn_deadline_across_a_restart_times_out_once(simcord_env, make
     assert made == [(before + 1, player)], made  # one timeout, for the absent player
     seat = (await table.session()).seat(int(player))
     assert seat is not None and seat.strikes == 1
+
+
+async def test_a_move_setting_only_a_later_clock_lets_the_clock_loop_sleep_on(
+    simcord_env, monkeypatch
+) -> None:
+    first = await Table.start(simcord_env, "uno", 2, "first", seed=9, turn_timer=0)
+    second = await Table.start(simcord_env, "uno", 2, "second", seed=9, turn_timer=0)
+    await simcord_env.advance_time(5)  # the clock loop sleeps until the first reminder is due
+    store = simcord_env.bot.store
+    looks = 0
+    real_next_wake = store.next_wake
+
+    async def next_wake():
+        nonlocal looks
+        looks += 1
+        return await real_next_wake()
+
+    monkeypatch.setattr(store, "next_wake", next_wake)
+    mover = await current(second)
+    await second.act(mover, await a_move(second, mover), via="dm")
+    # The move set the second game's next reminder after the first game's: no query for it.
+    assert looks == 0
+    # And every reminder still comes on time: the first game's, then the second's.
+    waiting = await current(first)
+    await simcord_env.advance_time(NUDGE - 5 + 1)
+    assert [f"<@{waiting}>" in m.content for m in nudges(first)] == [True]
+    assert looks >= 1
+    after = await current(second)
+    await simcord_env.advance_time(5)
+    assert [f"<@{after}>" in m.content for m in nudges(second)] == [True]
+
+
+def test_the_clock_loop_looks_again_only_for_an_earlier_clock() -> None:
+    from cogs.timers import Timers
+
+    timers = Timers.__new__(Timers)  # the rule alone, without a bot
+    woken: list[bool] = []
+    timers.wake = lambda: woken.append(True)  # type: ignore[method-assign]
+    timers._sleeping, timers._until = True, 100.0
+    timers.moved(150.0)
+    timers.moved(None)  # a game without clocks any more: the loop's next look finds out
+    assert woken == []
+    timers.moved(99.0)
+    assert woken == [True]
+    timers._sleeping = False  # mid-pass: always look again (the pass may have read too early)
+    timers.moved(150.0)
+    assert woken == [True, True]
