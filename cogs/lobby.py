@@ -302,7 +302,7 @@ class Lobby(commands.Cog):
 
     async def _redraw(self, interaction: discord.Interaction, session: Session) -> None:
         await self.sessions.reload(session)
-        await interaction.response.edit_message(**components.message_kwargs(self.lobby(session)))
+        await components.answer_update(interaction, self.lobby(session))
 
     async def _join(self, interaction: discord.Interaction, session: Session) -> None:
         cls = session.hosted.engine
@@ -389,9 +389,7 @@ class Lobby(commands.Cog):
         lobby_message = session.row.table_message_id
         closed = f"Started with {count} players — the table is below."
         try:
-            await interaction.response.edit_message(
-                **components.message_kwargs(self.lobby(session, closed=closed))
-            )
+            await components.answer_update(interaction, self.lobby(session, closed=closed))
         except discord.HTTPException as error:
             log.info("game %s: answering Start failed: %s", session.id, error)
         # The lobby message stays as a record; the table is a new message (it notifies).
@@ -455,9 +453,7 @@ class Lobby(commands.Cog):
             return
         await self.sessions.end(session, "ended")
         closed = f"Cancelled by {safe_name(interaction.user.display_name)}."
-        await interaction.response.edit_message(
-            **components.message_kwargs(self.lobby(session, closed=closed))
-        )
+        await components.answer_update(interaction, self.lobby(session, closed=closed))
 
     def may_end(self, interaction: discord.Interaction, session: Session) -> bool:
         if interaction.user.id == session.row.host_id:

@@ -74,7 +74,7 @@ class Rules(commands.Cog):
             await reply(interaction, "I don't know that game.")
             return
         screen = rules_screen(game.value)
-        await interaction.response.send_message(ephemeral=True, **components.send_kwargs(screen))
+        await components.answer_private(interaction, screen)
 
     async def on_section(
         self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
@@ -84,7 +84,7 @@ class Rules(commands.Cog):
             await reply(interaction, components.INVALID)
             return
         screen = rules_screen(KINDS[parsed.game], index)
-        await interaction.response.edit_message(**components.message_kwargs(screen))
+        await components.answer_update(interaction, screen)
 
 
 async def setup(bot: CardBot) -> None:

@@ -76,7 +76,7 @@ class Seats(commands.Cog):
             ),
             rows=[[Button("Leave the game", ids.leave(game_id, "yes"), "danger")]],
         )
-        await interaction.response.send_message(ephemeral=True, **components.send_kwargs(screen))
+        await components.answer_private(interaction, screen)
 
     async def _do_leave(self, interaction: discord.Interaction, game_id: int) -> None:
         user = interaction.user

@@ -222,7 +222,7 @@ class Stats(commands.Cog):
         if screen is None:
             await reply(interaction, problem or "I can't replay that game.")
             return
-        await interaction.response.send_message(ephemeral=True, **components.send_kwargs(screen))
+        await components.answer_private(interaction, screen)
 
     async def on_replay_step(
         self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
@@ -232,7 +232,7 @@ class Stats(commands.Cog):
         if screen is None:
             await reply(interaction, problem or "I can't replay that game.")
             return
-        await interaction.response.edit_message(**components.message_kwargs(screen))
+        await components.answer_update(interaction, screen)
 
     async def replay_screen(
         self, interaction: discord.Interaction, game_id: int, step: int
