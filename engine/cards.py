@@ -5,6 +5,10 @@ Ace is low (1) unless a game says otherwise. Suit order for tie-breaks: C < D < 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from sys import intern
+from typing import Any
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("C", "D", "H", "S")  # tie-break order: clubs lowest, spades highest
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -43,7 +47,26 @@ def labels(cards: list[str]) -> str:
 
 def standard_deck(ranks: tuple[str, ...] = RANKS, suits: tuple[str, ...] = SUITS) -> list[str]:
     """A fresh, unshuffled deck in suit-then-rank order."""
-    return [r + s for s in suits for r in ranks]
+    return shared(r + s for s in suits for r in ranks)
+
+
+def shared(codes: Iterable[str]) -> list[str]:
+    """The codes as one string object per distinct code, shared by every game in the process.
+
+    Hundreds of live games hold thousands of card codes; each built by concatenation or parsed
+    from a save would otherwise be its own object (about 50 bytes per card, per game)."""
+    return [intern(c) for c in codes]
+
+
+def shared_data(data: Any) -> Any:
+    """``data`` (as decoded from a save) with every string shared as in ``shared``."""
+    if isinstance(data, str):
+        return intern(data)
+    if isinstance(data, list):
+        return [shared_data(x) for x in data]
+    if isinstance(data, dict):
+        return {intern(k) if isinstance(k, str) else k: shared_data(v) for k, v in data.items()}
+    return data
 
 
 def is_card(code: str) -> bool:

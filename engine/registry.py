@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.cards import shared_data
 from engine.core import Game
 from engine.games.haymaker import Haymaker
 from engine.games.ihaveit import IHaveIt
@@ -28,5 +29,6 @@ def new_game(
 
 
 def load(data: dict[str, Any]) -> Game:
-    """Rebuild a game from ``Game.to_dict()``; it continues exactly as the original."""
-    return GAMES[data["kind"]].from_dict(data)
+    """Rebuild a game from ``Game.to_dict()``; it continues exactly as the original. Its
+    strings (card codes, player ids) are shared with every other loaded game."""
+    return GAMES[data["kind"]].from_dict(shared_data(data))

@@ -52,7 +52,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from engine.cards import RANK_NAMES, RANKS, SUITS, is_card, label, sort_key, suit, value
+from engine.cards import RANK_NAMES, RANKS, SUITS, is_card, label, shared, sort_key, suit, value
 from engine.core import Action, Event, Game, IllegalAction
 from engine.options import Option
 
@@ -169,7 +169,7 @@ class ItemCollection(Game):
         if deck is None:
             decks = []
             for s in SUITS:
-                own = [r + s for r in RANKS]
+                own = shared(r + s for r in RANKS)
                 self.rng.shuffle(own)
                 decks.append(own)
             starter = self.rng.below(len(self.players))

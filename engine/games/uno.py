@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from engine.cards import shared
 from engine.core import Action, Event, Game, IllegalAction, Pick, rank_by
 from engine.games.uno_cards import (
     ALL_CODES,
@@ -1017,9 +1018,9 @@ class Uno(Game):
     def _restore(self, state: dict[str, Any]) -> None:
         self.custom = list(state.get("cr", []))
         self._init_tables()
-        self.hands = [h.split() for h in state["h"]]
-        self.draw = state["d"].split()
-        self.discard = state["x"].split()
+        self.hands = [shared(h.split()) for h in state["h"]]
+        self.draw = shared(state["d"].split())
+        self.discard = shared(state["x"].split())
         self.color = state["c"]
         self.direction = state["v"]
         self.cur = state["t"]
@@ -1042,5 +1043,5 @@ class Uno(Game):
         self.w4_prev = state.get("wp", "")
         self.lacks = list(state.get("lk", [""] * self.n))
         self.w4_record = [list(r) for r in state.get("wr", [[0, 0]] * self.n)]
-        self.known = {(x, h): cards.split() for x, h, cards in state.get("kn", [])}
+        self.known = {(x, h): shared(cards.split()) for x, h, cards in state.get("kn", [])}
         self._refresh()

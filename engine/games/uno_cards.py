@@ -9,6 +9,7 @@ Everything here is computed once at import, so the engine only does dict/set loo
 
 from __future__ import annotations
 
+from engine.cards import shared
 from engine.core import Action
 
 COLORS = "RYGB"
@@ -83,7 +84,7 @@ def classic_deck() -> list[str]:
         for v in VALUES[1:]:
             deck += [col + v, col + v]
     deck += ["W"] * 4 + ["W4"] * 4
-    return deck
+    return shared(deck)
 
 
 def build_deck(swap_hands: bool, custom: list[int]) -> list[str]:
@@ -91,7 +92,7 @@ def build_deck(swap_hands: bool, custom: list[int]) -> list[str]:
     deck = classic_deck()
     if swap_hands:
         deck.append("WS")
-    deck += [f"WC{k}" for k in custom]
+    deck += shared(f"WC{k}" for k in custom)
     return deck
 
 
