@@ -81,6 +81,27 @@ def point_discord_at(base_url: str) -> None:
     discord.asset.Asset.BASE = f"{base}/cdn"
 
 
+def write_memory_report(path: str, files: str) -> None:
+    """What tracemalloc saw still held: by file and line; with more than one frame traced,
+    also the biggest call paths of the allocations in ``files`` (comma-separated patterns)."""
+    import gc
+    import tracemalloc
+
+    gc.collect()
+    snapshot = tracemalloc.take_snapshot()
+    with open(path, "w") as out:
+        for key in ("filename", "lineno"):
+            stats = snapshot.statistics(key)
+            out.write(f"# by {key}: {sum(s.size for s in stats) / 2**20:.1f} MiB traced\n")
+            for stat in stats[:60]:
+                out.write(f"{stat.size / 1024:10.1f} KiB {stat.count:8d} {stat.traceback}\n")
+        if tracemalloc.get_traceback_limit() > 1:
+            kept = snapshot.filter_traces([tracemalloc.Filter(True, f) for f in files.split(",")])
+            for stat in kept.statistics("traceback")[:25]:
+                out.write(f"\n{stat.size / 1024:.1f} KiB in {stat.count} blocks\n")
+                out.write("\n".join(stat.traceback.format(most_recent_first=True)) + "\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base_url", help="FakeDiscord.base_url, e.g. http://127.0.0.1:8123")
@@ -114,6 +135,18 @@ def main(argv: list[str] | None = None) -> None:
             signal.signal(signal.SIGUSR2, lambda *_: profiler.disable())
         else:
             profiler.enable()
+    memory = os.environ.get("RUN_BOT_TRACEMALLOC")  # benchmarks: where memory is held
+    if memory:
+        import signal
+        import tracemalloc
+
+        tracemalloc.start(int(os.environ.get("RUN_BOT_TRACEMALLOC_FRAMES", "1")))
+
+        def report(*_: Any) -> None:
+            write_memory_report(memory, os.environ.get("RUN_BOT_TRACEMALLOC_FILES", "*"))
+            raise SystemExit(0)
+
+        signal.signal(signal.SIGTERM, report)
     module.main()
 
 
