@@ -9,7 +9,8 @@ import pytest
 from discord.http import HTTPClient, Ratelimit
 
 from bot import create_bot
-from cogs.ratelimits import MIN_BUCKETS, SWEEP_EVERY, AmortisedSweep, amortise_bucket_sweep
+from cogs import ratelimits
+from cogs.ratelimits import IDLE, MIN_BUCKETS, SWEEP_EVERY, AmortisedSweep, amortise_bucket_sweep
 from config import Settings
 
 
@@ -36,7 +37,14 @@ def scans(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         counted["n"] += 1
         return original(self)
 
+    spent = ratelimits.spent
+
+    def counted_spent(bucket: Any) -> bool:
+        counted["n"] += 1
+        return spent(bucket)
+
     monkeypatch.setattr(Ratelimit, "is_inactive", is_inactive)
+    monkeypatch.setattr(ratelimits, "spent", counted_spent)
     return counted
 
 
@@ -68,13 +76,15 @@ async def test_idle_buckets_are_dropped_once_the_count_doubles(http: HTTPClient)
     http._try_clear_expired_ratelimits = sweep  # type: ignore[method-assign]
     make_buckets(http, "old", MIN_BUCKETS - 1)
     for bucket in http._buckets.values():
-        bucket._last_request -= 301  # idle for over five minutes (discord.py's rule)
+        bucket._last_request -= IDLE + 1
     make_buckets(http, "new", 2)  # reaching MIN_BUCKETS: swept
     assert len(http._buckets) == 2  # the old ones are gone, the new kept
     assert all(":new" in key for key in http._buckets)
 
 
-async def test_idle_buckets_are_dropped_within_a_minute_without_growth(http: HTTPClient) -> None:
+async def test_idle_buckets_are_dropped_within_a_sweep_period_without_growth(
+    http: HTTPClient,
+) -> None:
     clock = Clock()
     sweep = AmortisedSweep(http, clock)
     http._try_clear_expired_ratelimits = sweep  # type: ignore[method-assign]
@@ -82,12 +92,36 @@ async def test_idle_buckets_are_dropped_within_a_minute_without_growth(http: HTT
     assert len(http._buckets) == MIN_BUCKETS + 10
     idle = list(http._buckets.values())[:100]
     for bucket in idle:
-        bucket._last_request -= 301
-    make_buckets(http, "b", 1)  # not doubled, not a minute yet: kept
+        bucket._last_request -= IDLE + 1
+    make_buckets(http, "b", 1)  # not doubled, no sweep period yet: kept
     assert len(http._buckets) == MIN_BUCKETS + 11
     clock.t += SWEEP_EVERY + 1
     make_buckets(http, "c", 1)
     assert len(http._buckets) == MIN_BUCKETS + 12 - 100
+
+
+async def test_a_bucket_is_kept_while_it_still_knows_something(http: HTTPClient) -> None:
+    """Dropped only with nothing in flight or waiting, its window over, idle for IDLE s."""
+    loop = asyncio.get_running_loop()
+    make_buckets(http, "x", 6)
+    idle, window, outgoing, waiting, sleeping, recent = http._buckets.values()
+    for bucket in (idle, window, outgoing, waiting, sleeping):
+        bucket._last_request -= IDLE + 1
+    window.remaining, window.expires = 0, loop.time() + 3  # spent its limit: must wait
+    outgoing.outgoing = 1
+    waiting._pending_requests.append(loop.create_future())
+    await sleeping._sleeping.acquire()
+    recent._last_request -= IDLE - 1
+    assert [ratelimits.spent(b) for b in http._buckets.values()] == [
+        True,
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
+    window.expires = loop.time() - 0.1  # its window over: nothing left to know
+    assert ratelimits.spent(window)
 
 
 def test_the_bot_installs_it() -> None:
