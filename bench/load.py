@@ -118,6 +118,7 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> dict:
         seed=args.seed,
         clicks=args.clicks,
         warmup=args.warmup,
+        world=max(args.sizes or [0]),
     )
     if args.bot_root is not None:
         opts.bot_root = args.bot_root.resolve()

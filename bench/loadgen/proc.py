@@ -123,6 +123,20 @@ class BotProcess:
     def rss(self) -> int:
         return rss_bytes(self.pid)
 
+    async def settled_rss(self, still: float = 1.5, timeout: float = 30.0) -> int:
+        """Resident memory once it has not changed for `still` seconds (after log-in the bot
+        keeps growing for a few seconds: the guild, the command tree, first drawings)."""
+        start = time.monotonic()
+        value, since = self.rss(), time.monotonic()
+        while time.monotonic() - start < timeout:
+            await asyncio.sleep(0.25)
+            now = self.rss()
+            if now != value:
+                value, since = now, time.monotonic()
+            elif time.monotonic() - since >= still:
+                break
+        return value
+
     def profile_window(self, start: bool) -> None:
         """With RUN_BOT_PROFILE and RUN_BOT_PROFILE_WINDOWS set: profile only from here (start)
         or stop here, so a profile shows the measured clicks and not the set-up."""

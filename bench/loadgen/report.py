@@ -364,8 +364,9 @@ def _memory_table(sizes: list[SizeResult]) -> list[str]:
         growth = (high.rss_live - high.rss_zero) - (low.rss_live - low.rss_zero)
         slope = growth / (high.n - low.n) / 1024
         out += [
-            f"Between N={low.n} and N={high.n}: {slope:.1f} KB per extra live game (what both "
-            "runs' warm-up costs alike cancels out).",
+            f"Between N={low.n} and N={high.n}: {slope:.1f} KB per extra live game (both runs "
+            "meet the same guild, with as many tables as the largest N, and what both runs' "
+            "warm-up costs alike cancels out).",
             "",
         ]
     return out

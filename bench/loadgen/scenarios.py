@@ -46,6 +46,10 @@ class Options:
     setup_rate: float = 40.0  # set-up clicks per second at most...
     setup_inflight: int = 6  # ...and at most this many waiting for their answer
     postgresql: str = ""  # a PostgreSQL server's URL: the bot stores games there, not SQLite
+    # Tables (channels and members) in the fake guild, whatever N: every size meets the same
+    # world, so memory differs between sizes by the live games alone, not by a bigger guild
+    # for discord.py to parse and cache at log-in. 0: exactly N.
+    world: int = 0
 
 
 @dataclass
@@ -146,11 +150,12 @@ def _issue_kind(text: str) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def make_world(n: int) -> tuple[FakeDiscord, list[tuple[str, int, list[str]]]]:
-    """A fake guild with n channels, each with its own players (kind per KINDS, in turn)."""
+def make_world(n: int, world: int = 0) -> tuple[FakeDiscord, list[tuple[str, int, list[str]]]]:
+    """A fake guild with max(n, world) channels, each with its own players (kind per KINDS,
+    in turn); the first n are the tables to play at."""
     plan = []
     names: list[str] = []
-    for i in range(n):
+    for i in range(max(n, world)):
         kind = KINDS[i % len(KINDS)]
         players = [f"u{i}s{j}" for j in range(KIND_PLAYERS[kind])]
         names += players
@@ -160,7 +165,7 @@ def make_world(n: int) -> tuple[FakeDiscord, list[tuple[str, int, list[str]]]]:
     for kind, i, players in plan:
         channel = fake.add_text_channel(f"table-{i}")
         slots.append((kind, channel.id, players))
-    return fake, slots
+    return fake, slots[:n]
 
 
 async def run_size(
@@ -169,7 +174,7 @@ async def run_size(
     """Both bots stay connected to one fake; the fake's dispatches are routed to one or the
     other in turns (a block of clicks to the real bot, the same block to the floor), so both
     meet the same background load of this shared machine."""
-    fake, layout = make_world(n)
+    fake, layout = make_world(n, opts.world)
     workdir = opts.workdir / f"n{n}"
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(opts.bot_env)
@@ -187,8 +192,7 @@ async def run_size(
             assert real_session is not None and null_session is not None
             pair = Pair(fake, bot, null, real_session, null_session)
             pair.to_real()
-            await asyncio.sleep(1.0)
-            rss_zero = bot.rss()
+            rss_zero = await bot.settled_rss()
             reader = GameReader(env.get("DATABASE_URL") or bot.db_path)
             driver = Driver(fake, reader, opts.seed)
             for kind, channel_id, players in layout:
@@ -219,7 +223,8 @@ async def run_size(
             for rate in rates:
                 _say(progress, f"N={n} R={rate:g}: {opts.warmup} warm-up + {opts.clicks} clicks")
                 cells.append(await run_cell(pair, driver, n, rate, opts))
-            rss_live = bot.rss()
+            await bot.idle()
+            rss_live = await bot.settled_rss()
             result_429 = None
             if rate_429 is not None:
                 await bot.idle()
