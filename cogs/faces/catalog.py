@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Protocol
 
 from engine.cards import standard_deck
@@ -101,6 +101,7 @@ def face(name: str) -> Face:
     return _by_name()[name]
 
 
+@lru_cache(maxsize=1024)  # asked for every card of every hand drawn
 def split_name(name: str) -> tuple[str, int] | None:
     """``uno_R7_v1`` -> ``("uno_R7", 1)``; None for a name that is not one of our faces in any
     artwork version (the application's other emojis are left alone)."""

@@ -3,6 +3,8 @@ once), or text when faces are off or not uploaded yet. No I/O: a dictionary read
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from cogs.faces.catalog import FaceLookup, NoFaces, standard_face, uno_face
 from engine import cards
 from engine.games.uno_cards import ALL_CODES
@@ -17,6 +19,7 @@ def use(lookup: FaceLookup) -> None:
     _lookup = lookup
 
 
+@lru_cache(maxsize=512)  # a few hundred codes; every hand drawn asks for each of its cards
 def name_of(code: str, colour: str | None = None) -> str | None:
     """The face name of a card code (an UNO card, a wild with its colour, a standard card)."""
     if code in _UNO:
