@@ -72,8 +72,9 @@ def hand(
     seat = session.seat(user_id)
     away = bool(seat and seat.human and seat.is_bot)
     # A DM is edited only when its owner's hand or turn changes (``dm_key``): while it is not
-    # their turn, a line saying whose turn it is would soon be untrue, so the DM leaves it out.
-    live = not dm or _acting(session, user_id)
+    # their turn, a line saying whose turn it is would soon be untrue, so the DM leaves it out;
+    # so does a DM while others act at the same time ("waiting for ann, bea" would go stale).
+    live = not dm or (_acting(session, user_id) and not _others_acting(session, user_id))
     return hand_screen(
         row.id,
         row.version,
@@ -103,15 +104,37 @@ def _acting(session: Session, user_id: int) -> bool:
     return any(not renderer.is_table_only(a.id) for a in game.legal_actions(str(user_id)))
 
 
+def _others_acting(session: Session, user_id: int) -> bool:
+    """Someone else has a move to make in their hand now too (a simultaneous phase)."""
+    game = session.game
+    assert game is not None
+    renderer = session.hosted.renderer
+    return any(
+        any(not renderer.is_table_only(a.id) for a in game.legal_actions(p))
+        for p in game.actors()
+        if p != str(user_id)
+    )
+
+
 def dm_key(session: Session, user_id: int) -> Any:
     """What a DM shows, reduced to what changes it: the DM is edited only when this does."""
     assert session.game is not None
     seat = session.seat(user_id)
     away = bool(seat and seat.is_bot)
-    hand_cards = tuple(session.view(str(user_id)).get("hand", []))
+    player = str(user_id)
+    view = session.view(player)
+    turn: Any = None
+    if _acting(session, user_id):
+        turn = session.version
+        since = session.row.log.get("seen", {}).get(player)
+        if since is not None and _others_acting(session, user_id):
+            # Others' moves in a simultaneous phase change the version but not this DM: its
+            # buttons still count (``Session.unchanged_since``) and it shows no "waiting for".
+            renderer = session.hosted.renderer
+            turn = ("since", since[1], tuple(renderer.private_lines(view, session.names)))
     return (
-        hand_cards,
-        session.version if _acting(session, user_id) else None,
+        tuple(view.get("hand", [])),
+        turn,
         tuple(session.notes(user_id)),
         session.row.status,
         away,

@@ -314,3 +314,41 @@ async def test_full_game_to_the_winners(simcord_env, monkeypatch) -> None:
     assert "Result" in text and "🏆" in text
     assert table.table_message().components == []
     assert deadline_shown((await table.session()).row.clocks) is None
+
+
+async def test_a_ready_press_leaves_the_others_dms_as_they_are_and_their_buttons_count(
+    simcord_env, monkeypatch
+) -> None:
+    """Negotiation is for everyone at once: one player's Ready changes nothing another
+    player's DM shows, so it is not redrawn (a REST call per player per press, issue 8), and
+    its button, from an earlier version, still counts."""
+    table = await start(simcord_env, monkeypatch, ROUND_SEED)
+    ann, bea, cy, dee = await seats(table)
+    await table.bot.presenter.idle()
+
+    def dm_ids(player: str) -> list[str]:
+        dm = table.dm_message(player)
+        assert dm is not None
+        return [c.custom_id for c in controls(dm)]
+
+    before = {p: dm_ids(p) for p in (bea, cy, dee)}
+    assert all(any(target_of(i) == "ready" for i in ids_) for ids_ in before.values())
+    version = (await table.session()).version
+    await table.act(ann, "ready", via="table")
+    await table.act(bea, "ready", via="table")
+    await table.bot.presenter.idle()
+    assert (await table.session()).version == version + 2
+    for player in (cy, dee):
+        assert dm_ids(player) == before[player], "not redrawn: nothing it shows changed"
+        dm = table.dm_message(player)
+        assert dm is not None
+        text = message_text(dm)
+        assert "Waiting for" not in text and "**Your move:** choose below." in text
+
+    # dee's Ready from the DM drawn two versions ago is applied, not refused as stale.
+    dm = table.dm_message(dee)
+    assert dm is not None
+    ready = next(c for c in controls(dm) if target_of(c.custom_id) == "ready")
+    result = await table.members[dee].user.click(dm, custom_id=ready.custom_id)
+    assert "earlier turn" not in message_text(result.response or dm)
+    assert (await table.game()).view()["ready"] == [ann, bea, dee]
