@@ -196,10 +196,11 @@ class Slot:
             routes.pop("table")
         route = self.rng.choices(list(routes), weights=list(routes.values()))[0]
         if route == "dm":
-            dm = await self.current_dm(user, snap.version)
-            if dm is not None:
+            hand_dm = await self.current_dm(user, snap.version)
+            if hand_dm is not None:
+                dm, drawn = hand_dm
                 self.route = "dm"
-                if not self.navigate(dm, user):
+                if not self.navigate(dm, user, drawn):
                     self.again(0)
                 return
             route = "picker" if table is not None else "hand"
@@ -228,24 +229,34 @@ class Slot:
 
         self.driver.spawn(later())
 
-    async def current_dm(self, user: int, version: int) -> FakeMessage | None:
-        """The player's DM hand once it shows `version` (waits a little), else None."""
+    async def current_dm(self, user: int, version: int) -> tuple[FakeMessage, int] | None:
+        """The player's DM hand and the version its buttons carry, once it shows `version`
+        (waits a little) or an earlier one the bot still takes: drawn since the player's
+        choices last changed (others' moves in a simultaneous phase do not redraw it)."""
         assert self.game_id is not None
-        dm_id = self.driver.reader.dm_message(self.game_id, user)
+        reader = self.driver.reader
+        dm_id = reader.dm_message(self.game_id, user)
         if dm_id is None:
             return None
         message = self.driver.fake.messages.get(dm_id)
         if message is None:
             return None
-        if shown_version(message, self.game_id) != (self.game_id, version):
+        shown = shown_version(message, self.game_id)
+        if shown is not None and shown[1] < version:
+            since = reader.choices_since(self.game_id, user)
+            if since is not None and since <= shown[1]:
+                return message, shown[1]
+        if shown != (self.game_id, version):
             if not await self.driver.wait_dm(dm_id, version, DM_WAIT):
                 return None
-        return message
+        return message, version
 
-    def navigate(self, message: FakeMessage, user: int) -> bool:
-        """Offers the click on `message` leading to (or applying) the current move."""
+    def navigate(self, message: FakeMessage, user: int, drawn: int | None = None) -> bool:
+        """Offers the click on `message` (its buttons drawn at version `drawn`, by default the
+        current one) leading to (or applying) the current move."""
         assert self.game_id is not None and self.move is not None
-        control: Control | None = control_for(message, self.game_id, self.version, self.move)
+        version = self.version if drawn is None else drawn
+        control: Control | None = control_for(message, self.game_id, version, self.move)
         if control is None:
             self.issue(
                 f"game {self.game_id} v{self.version}: {self.move.action!r} not offered on "

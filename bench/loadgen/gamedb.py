@@ -77,6 +77,14 @@ class GameReader:
         assert row is not None
         return int(row[0])
 
+    def choices_since(self, game_id: int, user_id: int) -> int | None:
+        """The version since which this player's choices have looked the same, if they have
+        any: the bot takes a click on a message drawn at or after it (simultaneous phases)."""
+        row = self._one("SELECT log FROM games WHERE id = ?", game_id)
+        seen = json.loads(row[0]).get("seen", {}) if row and row[0] else {}
+        since = seen.get(str(user_id))
+        return None if since is None else int(since[1])
+
     def move(self, game_id: int, seq: int) -> tuple[int, str] | None:
         row = self._one(
             "SELECT user_id, action FROM moves WHERE game_id = ? AND seq = ?", game_id, seq
