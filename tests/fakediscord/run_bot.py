@@ -102,6 +102,28 @@ def write_memory_report(path: str, files: str) -> None:
                 out.write("\n".join(stat.traceback.format(most_recent_first=True)) + "\n")
 
 
+def log_full_collections(path: str) -> None:
+    """Append one line per full (generation 2) garbage collection: when, how long, how many
+    objects it looked at (the pauses behind the p99 tail under load)."""
+    import gc
+    import time
+
+    started: list[float] = []
+    out = open(path, "a", buffering=1)  # open for the process's life
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            pause = (time.perf_counter() - started[0]) * 1000
+            tracked = len(gc.get_objects(generation=2))
+            out.write(f"{time.time():.3f} {pause:.1f}ms tracked={tracked}\n")
+
+    gc.callbacks.append(callback)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base_url", help="FakeDiscord.base_url, e.g. http://127.0.0.1:8123")
@@ -135,6 +157,9 @@ def main(argv: list[str] | None = None) -> None:
             signal.signal(signal.SIGUSR2, lambda *_: profiler.disable())
         else:
             profiler.enable()
+    gc_log = os.environ.get("RUN_BOT_GC_LOG")  # benchmarks: each full collection's pause
+    if gc_log:
+        log_full_collections(gc_log)
     memory = os.environ.get("RUN_BOT_TRACEMALLOC")  # benchmarks: where memory is held
     if memory:
         import signal
