@@ -31,6 +31,7 @@ log = logging.getLogger("loadgen")
 
 ANSWER_TIMEOUT = 5.0  # Discord forgets an unanswered click after 3 s; the fake refuses later
 TABLE_TIMEOUT = 10.0  # an applied move whose table is not updated by then is an error
+START_DM_WAIT = 10.0  # after Start, how long players wait for their DM hands to arrive
 DM_WAIT = 1.0  # how long a player waits for their DM hand to catch up before using the table
 RETRY_PAUSE = 0.5
 ROUTE_WEIGHTS = {"table": 3, "picker": 3, "dm": 3, "hand": 1}
@@ -415,7 +416,20 @@ class Slot:
         self.lobby = None
         if await self.wait_table(0) is None:
             self.issue(f"game {self.game_id}: no table after Start")
+        await self.wait_dms()
         await self.prepare()
+
+    async def wait_dms(self) -> None:
+        """Waits (a while) until every player has their DM hand, as players who were just told
+        the game started would: otherwise the first move's route is chosen before the DMs
+        exist, and the DM route is under-used at large N (the set-up outpaces the DMs)."""
+        assert self.game_id is not None
+        reader = self.driver.reader
+        deadline = time.monotonic() + START_DM_WAIT
+        while time.monotonic() < deadline:
+            if all(reader.dm_message(self.game_id, user) is not None for user in self.players):
+                return
+            await asyncio.sleep(0.1)
 
     async def move_answered(self, click: Click) -> None:
         assert self.game_id is not None and self.move is not None
