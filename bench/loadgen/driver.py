@@ -471,6 +471,7 @@ class Driver:
         self.hold_live = False  # while games are being set up, live ones wait in `_held`
         self._held: list[Slot] = []
         self._dm_waiters: dict[int, list[tuple[int, asyncio.Future[None]]]] = {}
+        self._by_user: dict[int, int] | None = None  # player -> slot index, once slots are set
         self.fake.observers.append(self.observe)
 
     def newgame_call(self, kind: str) -> tuple[str, dict[str, Any]]:
@@ -501,6 +502,18 @@ class Driver:
         self.slots.append(slot)
         self.by_channel[channel_id] = slot
         return slot
+
+    def slot_of_channel(self, channel_id: int) -> int | None:
+        """The slot whose game channel, or one of whose players' DM channel, this is."""
+        slot = self.by_channel.get(channel_id)
+        if slot is not None:
+            return slot.index
+        channel = self.fake.channels.get(channel_id)
+        if channel is None or channel.recipient is None:
+            return None
+        if self._by_user is None:
+            self._by_user = {user: s.index for s in self.slots for user in s.players}
+        return self._by_user.get(channel.recipient.id)
 
     def detach(self) -> None:
         if self.observe in self.fake.observers:

@@ -69,6 +69,7 @@ def cell_figures(cell: Cell) -> dict[str, Any]:
         "unanswered": sum(1 for c in cell.clicks if c.latency is None),
         "null_unanswered": null_clicks - len(null),
         "routes": dict(cell.routes),
+        "by_move_route": {r: dict(c) for r, c in cell.by_move_route.items()},
         "http_errors": dict(cell.http_errors),
         "went_wrong": cell.went_wrong,
         "tracebacks": dict(cell.tracebacks),
@@ -90,6 +91,7 @@ def render(command: str, args: argparse.Namespace, results: dict[str, Any]) -> s
     out += _kind_table(figures)
     out += _cpu_table(figures)
     out += _rest_table(figures)
+    out += _move_route_table(figures)
     out += _error_table(figures)
     results_429 = [s.result_429 for s in sizes if s.result_429 is not None]
     for r in results_429:
@@ -239,6 +241,40 @@ def _rest_table(figures: list[dict[str, Any]]) -> list[str]:
         + " | ".join(f"**{per_move(f, b)}**" for f, b in zip(figures, beyond, strict=True))
         + " |"
     )
+    return [*out, ""]
+
+
+MOVE_ROUTES = {
+    "dm": "from the DM hand",
+    "table": "a table button",
+    "picker": "the table's picker (ephemeral)",
+    "hand": '"My hand" (ephemeral)',
+}
+
+
+def _move_route_table(figures: list[dict[str, Any]]) -> list[str]:
+    """Calls on messages after a move, by where the move was made: each call is charged to
+    the last applied move of its game before it (stats.rest_by_move_route)."""
+    out = [
+        "### Message calls per applied move, by where the move was made",
+        "",
+        "Edits: tables and DMs. Posts: new channel messages and deletes (reminders,",
+        "announcements). Each call counts for the last applied move of its game before it.",
+        "",
+        "| N | R/s | move made from | moves | edits per move | posts per move | total |",
+        "|---:|---:|---|---:|---:|---:|---:|",
+    ]
+    for f in figures:
+        for route, label in MOVE_ROUTES.items():
+            counts = f.get("by_move_route", {}).get(route)
+            if not counts or not counts.get("moves"):
+                continue
+            n = counts["moves"]
+            edits, posts = counts.get("edits", 0) / n, counts.get("posts", 0) / n
+            out.append(
+                f"| {f['n']} | {f['rate']:g} | {label} | {n} | {edits:.2f} | {posts:.2f} "
+                f"| {edits + posts:.2f} |"
+            )
     return [*out, ""]
 
 

@@ -29,7 +29,7 @@ from bench.loadgen.gamedb import (
 )
 from bench.loadgen.policy import Move, choose, control_for
 from bench.loadgen.proc import REPO_ROOT, BotProcess
-from bench.loadgen.stats import rest_routes, tracebacks, went_wrong
+from bench.loadgen.stats import rest_by_move_route, rest_routes, tracebacks, went_wrong
 from tests.fakediscord import FakeDiscord, FakeMessage
 
 KINDS = tuple(KIND_PLAYERS)  # slot i hosts KINDS[i % 5]
@@ -90,6 +90,7 @@ class Cell:
     own_cpu: float = 0.0
     wall: float = 0.0
     routes: Counter[str] = field(default_factory=Counter)
+    by_move_route: dict[str, Counter[str]] = field(default_factory=dict)  # rest_by_move_route
     http_errors: Counter[str] = field(default_factory=Counter)
     went_wrong: int = 0
     tracebacks: Counter[str] = field(default_factory=Counter)
@@ -316,8 +317,15 @@ async def _run_cell(pair: Pair, driver: Driver, n: int, rate: float, opts: Optio
         cell.bot_cpu += end.bot_cpu - start.bot_cpu
         cell.own_cpu += end.own_cpu - start.own_cpu
         cell.wall += end.wall - start.wall
-        routes, errors = rest_routes(fake.requests[start.requests : end.requests], fake)
+        window = fake.requests[start.requests : end.requests]
+        routes, errors = rest_routes(window, fake)
         cell.routes += routes
+        moves = [(c.slot, c.sent_at, c.route) for c in block if c.kind == "move" and c.applied]
+        times = fake.request_times[start.requests : end.requests]
+        for route, counts in rest_by_move_route(
+            window, times, moves, driver.slot_of_channel, fake
+        ).items():
+            cell.by_move_route.setdefault(route, Counter()).update(counts)
         cell.http_errors += errors
         cell.went_wrong += went_wrong(fake, start.message_id)
         cell.tracebacks += tracebacks(bot.output(start.log))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from tests.fakediscord import FakeDiscord
 
@@ -72,6 +73,49 @@ def rest_routes(
         if status >= 400:
             errors[f"{status} {route}"] += 1
     return calls, errors
+
+
+POSTS = ("POST channel message (new)", "DELETE channel message")  # reminders, announcements
+
+
+def rest_by_move_route(
+    requests: Sequence[tuple[str, str, int]],
+    times: Sequence[float],
+    moves: Iterable[tuple[int, float, str]],
+    slot_of: Callable[[int], int | None],
+    fake: FakeDiscord,
+) -> dict[str, Counter[str]]:
+    """Calls on channel and DM messages, each charged to the last applied move of its game
+    before it: per route of that move, {"moves", "edits", "posts"} ("posts": new channel
+    messages and deletes, i.e. reminders and announcements; "edits": tables and DMs).
+
+    `moves` are (slot, sent_at, route); `slot_of(channel_id)` is the slot a channel (the
+    game's channel, or a player's DM channel) belongs to. Calls with no earlier move of their
+    game in the window are left out."""
+    per_slot: dict[int, list[tuple[float, str]]] = {}
+    out: dict[str, Counter[str]] = {}
+    for slot, sent_at, route in moves:
+        per_slot.setdefault(slot, []).append((sent_at, route))
+        out.setdefault(route, Counter())["moves"] += 1
+    for found in per_slot.values():
+        found.sort()
+    for (method, path, _status), at in zip(requests, times, strict=True):
+        route = route_of(method, path, fake)
+        parts = path.strip("/").split("/")
+        if route == "answer (interaction callback)" or parts[0] != "channels":
+            continue
+        try:
+            slot = slot_of(int(parts[1]))
+        except ValueError:
+            continue
+        if slot is None or slot not in per_slot:
+            continue
+        found = per_slot[slot]
+        i = bisect.bisect_right(found, (at, "\uffff")) - 1
+        if i < 0:
+            continue
+        out[found[i][1]]["posts" if route in POSTS else "edits"] += 1
+    return out
 
 
 def tracebacks(log_text: str) -> Counter[str]:

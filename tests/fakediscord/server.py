@@ -625,6 +625,7 @@ class FakeDiscord:
         # Synced application commands: guild id (None: global) -> command id -> command.
         self.commands: dict[int | None, dict[int, JSON]] = {}
         self.requests: list[tuple[str, str, int]] = []  # (method, path, status) of every REST call
+        self.request_times: list[float] = []  # time.monotonic() of each answer in `requests`
         self.rejected: list[tuple[str, str, JSON]] = []  # 4xx answers: (method, path, error body)
         self.unhandled: list[tuple[str, str]] = []  # routes the fake does not implement
         self.failed_dms: list[tuple[int, JSON]] = []  # (user id, payload) refused with 50007
@@ -1484,6 +1485,7 @@ class FakeDiscord:
         method = request.method
         response = await self._handle(request, method, path)
         self.requests.append((method, path, response.status))
+        self.request_times.append(time.monotonic())
         if response.status >= 400 and response.body is not None:
             assert isinstance(response.body, bytes)
             self.rejected.append((method, path, json.loads(response.body)))
