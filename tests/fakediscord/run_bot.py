@@ -124,6 +124,33 @@ def log_full_collections(path: str) -> None:
     gc.callbacks.append(callback)
 
 
+def total_collections(path: str) -> None:
+    """Keep `path` holding, per generation, how many collections ran and their total time
+    (rewritten at most once a second): the collector's share of the bot's CPU."""
+    import gc
+    import time
+
+    started: list[float] = [0.0]
+    totals = {0: [0, 0.0], 1: [0, 0.0], 2: [0, 0.0]}
+    written = [0.0]
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            started[0] = now
+            return
+        entry = totals[info["generation"]]
+        entry[0] += 1
+        entry[1] += now - started[0]
+        if now - written[0] > 1.0:
+            written[0] = now
+            with open(path, "w") as out:
+                for gen, (count, seconds) in totals.items():
+                    out.write(f"gen{gen} {count} {seconds * 1000:.1f}ms\n")
+
+    gc.callbacks.append(callback)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base_url", help="FakeDiscord.base_url, e.g. http://127.0.0.1:8123")
@@ -160,6 +187,9 @@ def main(argv: list[str] | None = None) -> None:
     gc_log = os.environ.get("RUN_BOT_GC_LOG")  # benchmarks: each full collection's pause
     if gc_log:
         log_full_collections(gc_log)
+    gc_totals = os.environ.get("RUN_BOT_GC_TOTALS")  # benchmarks: the collector's CPU
+    if gc_totals:
+        total_collections(gc_totals)
     memory = os.environ.get("RUN_BOT_TRACEMALLOC")  # benchmarks: where memory is held
     if memory:
         import signal
