@@ -259,6 +259,10 @@ class Slot:
         version = self.version if drawn is None else drawn
         control: Control | None = control_for(message, self.game_id, version, self.move)
         if control is None:
+            if self.driver.reader.version(self.game_id) != self.version:
+                # A clock moved the game (a phase ran out) between choosing and clicking.
+                self.driver.issues.append(Issue(self.index, MOVED_ON))
+                return False
             self.issue(
                 f"game {self.game_id} v{self.version}: {self.move.action!r} not offered on "
                 f"{message.custom_ids()}"
