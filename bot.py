@@ -20,7 +20,7 @@ from cogs.components import DYNAMIC_ITEMS
 from cogs.faces.book import FaceBook
 from cogs.faces.catalog import NoFaces
 from cogs.presenter import Presenter
-from cogs.ratelimits import amortise_bucket_sweep
+from cogs.ratelimits import amortise_bucket_sweep, limit_requests
 from cogs.render import faces as render_faces
 from cogs.replies import report_error
 from cogs.sessions import Sessions
@@ -63,6 +63,7 @@ class CardBot(commands.Bot):
         )
         self.settings = settings
         amortise_bucket_sweep(self.http)  # no O(buckets) scan per new channel (see module)
+        limit_requests(self.http, settings.rest_budget())  # within Discord's global limit
         self.tree.error(self.on_app_command_error)
         if store is not None:
             self.store = store

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DATABASE = "data/cardtable.db"
+DISCORD_GLOBAL_LIMIT = 50.0  # REST requests per second Discord allows a bot, all processes together
 
 
 class ConfigError(Exception):
@@ -34,11 +35,21 @@ class Settings:
     shard_count: int | None = None  # Discord shards in all (None: one process, no sharding)
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all)
     clock_poll: float = 2.0  # seconds between looks for clocks other processes set (PostgreSQL)
+    rest_per_second: float | None = None  # REST calls a second at most (None: see rest_budget)
 
     @property
     def database(self) -> str:
         """Where the games are kept: the PostgreSQL URL, or the SQLite file."""
         return self.database_url or self.database_path
+
+    def rest_budget(self) -> float:
+        """REST calls a second this process makes at most (0: no limit). By default its share
+        of Discord's global limit: the part of the shards it runs."""
+        if self.rest_per_second is not None:
+            return self.rest_per_second
+        if self.shard_count and self.shard_ids:
+            return DISCORD_GLOBAL_LIMIT * len(self.shard_ids) / self.shard_count
+        return DISCORD_GLOBAL_LIMIT
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -79,6 +90,20 @@ def _whole(merged: dict[str, str], key: str, default: int, low: int, high: int) 
     if not raw.isdigit() or not low <= int(raw) <= high:
         raise ConfigError(f"{key} must be a whole number from {low} to {high}, not {raw[:40]!r}.")
     return int(raw)
+
+
+def _rate(merged: dict[str, str], key: str) -> float | None:
+    raw = merged.get(key, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        message = f"{key} must be a number of requests per second, not {raw[:40]!r}."
+        raise ConfigError(message) from None
+    if not (value == 0 or 0.1 <= value <= 100_000):
+        raise ConfigError(f"{key} must be 0 (no limit) or from 0.1 to 100000, not {value:g}.")
+    return value
 
 
 def _database(merged: dict[str, str]) -> tuple[str, str]:
@@ -165,6 +190,7 @@ def load_settings(
         database_pool_max=pool_max,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        rest_per_second=_rate(merged, "REST_PER_SECOND"),
         dev_guild_id=int(guild) if guild else None,
         log_level=level,
         lobby_timeout_minutes=int(lobby),

@@ -1,5 +1,15 @@
-"""discord.py's rate-limit buckets, swept in amortised time.
+"""discord.py's rate limits: a budget for all REST calls, and buckets swept in amortised time.
 
+**The budget.** Discord allows a bot 50 REST requests a second in all (its global limit;
+interaction answers are not counted). discord.py only reacts to the 429 that follows, and
+429s count towards the invalid requests that get a bot's address banned for an hour. Many live
+games can ask for more: each move edits a table and a DM or two. ``limit_requests`` makes every
+call of discord.py's ``HTTPClient`` wait its turn within ``Settings.rest_budget()``; the click
+answers go through the webhook adapter and never wait. While edits wait, the presenter's
+per-game queues coalesce them (only the newest table or DM is sent), so a busy bot falls
+behind by moments instead of being throttled by Discord.
+
+**The buckets.**
 discord.py 2.7 keeps one rate-limit bucket per route and channel (``HTTPClient._buckets``) and,
 once there are 256 or more, scans all of them for idle ones every time a new one is made
 (``_try_clear_expired_ratelimits``). A bot with many games makes a new bucket for every DM
@@ -17,7 +27,10 @@ one would not learn from its first response (the limit). Under load each bucket 
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
+
+from aiolimiter import AsyncLimiter
 
 MIN_BUCKETS = 256  # discord.py's own threshold
 SWEEP_EVERY = 15.0  # seconds between sweeps while new buckets are made
@@ -66,3 +79,20 @@ def amortise_bucket_sweep(http: Any) -> bool:
         return False
     http._try_clear_expired_ratelimits = AmortisedSweep(http)
     return True
+
+
+def limit_requests(http: Any, per_second: float) -> AsyncLimiter | None:
+    """Make every REST call of a discord.py ``HTTPClient`` wait for the budget of
+    ``per_second`` (a second's worth may go at once); None (nothing changed) for 0."""
+    if per_second <= 0:
+        return None
+    burst = max(1.0, per_second)  # aiolimiter takes one call at a time: at least one token
+    limiter = AsyncLimiter(burst, burst / per_second)
+    request: Callable[..., Awaitable[Any]] = http.request
+
+    async def budgeted(route: Any, *args: Any, **kwargs: Any) -> Any:
+        await limiter.acquire()
+        return await request(route, *args, **kwargs)
+
+    http.request = budgeted
+    return limiter

@@ -55,6 +55,7 @@ def test_env_example_documents_every_setting() -> None:
         "SHARD_COUNT",
         "SHARD_IDS",
         "CLOCK_POLL_SECONDS",
+        "REST_PER_SECOND",
     ):
         assert f"{name}=" in example
 
@@ -95,3 +96,14 @@ def test_pool_and_shard_settings_are_checked() -> None:
     ]:
         with pytest.raises(ConfigError, match=named):
             settings(**env)
+
+
+def test_the_rest_budget_is_discords_global_limit_shared_by_the_processes() -> None:
+    assert settings().rest_budget() == 50  # one process: all of it
+    assert settings(SHARD_COUNT="4").rest_budget() == 50  # this process runs every shard
+    assert settings(SHARD_COUNT="4", SHARD_IDS="1,3").rest_budget() == 25
+    assert settings(REST_PER_SECOND="120").rest_budget() == 120  # a raised limit
+    assert settings(REST_PER_SECOND="0", SHARD_COUNT="4", SHARD_IDS="0").rest_budget() == 0
+    for value in ("fast", "-1", "0.01", "inf", "nan"):
+        with pytest.raises(ConfigError, match="REST_PER_SECOND"):
+            settings(REST_PER_SECOND=value)

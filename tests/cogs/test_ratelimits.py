@@ -10,7 +10,14 @@ from discord.http import HTTPClient, Ratelimit
 
 from bot import create_bot
 from cogs import ratelimits
-from cogs.ratelimits import IDLE, MIN_BUCKETS, SWEEP_EVERY, AmortisedSweep, amortise_bucket_sweep
+from cogs.ratelimits import (
+    IDLE,
+    MIN_BUCKETS,
+    SWEEP_EVERY,
+    AmortisedSweep,
+    amortise_bucket_sweep,
+    limit_requests,
+)
 from config import Settings
 
 
@@ -135,3 +142,41 @@ def test_a_discord_py_without_the_method_is_left_alone() -> None:
             self._buckets: dict[str, Any] = {}
 
     assert not amortise_bucket_sweep(Other())
+
+
+class Recorder:
+    """Stands in for discord.py's HTTPClient: notes when each request went out."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, float]] = []
+
+    async def request(self, route: str, **kwargs: Any) -> str:
+        self.sent.append((route, asyncio.get_running_loop().time()))
+        return f"done {route}"
+
+
+async def test_requests_beyond_a_seconds_budget_wait_their_turn_in_order() -> None:
+    http = Recorder()
+    assert limit_requests(http, 20) is not None
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    results = await asyncio.gather(*(http.request(f"r{i}", json={}) for i in range(30)))
+    assert results == [f"done r{i}" for i in range(30)]  # arguments and results pass through
+    assert [route for route, _ in http.sent] == [f"r{i}" for i in range(30)]  # first come first
+    # A second's worth (20) goes at once; the other 10 need half a second more at 20 a second.
+    assert http.sent[19][1] - began < 0.25
+    assert http.sent[-1][1] - began >= 0.45
+
+
+async def test_no_budget_leaves_the_client_as_it_was() -> None:
+    http = Recorder()
+    request = http.request
+    assert limit_requests(http, 0) is None
+    assert http.request == request
+
+
+def test_the_bot_budgets_its_client_by_the_settings() -> None:
+    limited = create_bot(Settings(token="t", rest_per_second=7))
+    assert limited.http.request.__name__ == "budgeted"
+    free = create_bot(Settings(token="t", rest_per_second=0))
+    assert free.http.request.__func__ is HTTPClient.request
