@@ -82,12 +82,15 @@ def amortise_bucket_sweep(http: Any) -> bool:
 
 
 def limit_requests(http: Any, per_second: float) -> AsyncLimiter | None:
-    """Make every REST call of a discord.py ``HTTPClient`` wait for the budget of
-    ``per_second`` (a second's worth may go at once); None (nothing changed) for 0."""
+    """Make every REST call of a discord.py ``HTTPClient`` wait for the budget: at most
+    ``per_second`` calls in any one second; None (nothing changed) for 0."""
     if per_second <= 0:
         return None
-    burst = max(1.0, per_second)  # aiolimiter takes one call at a time: at least one token
-    limiter = AsyncLimiter(burst, burst / per_second)
+    # A leaky bucket lets `burst` go at once, then `leak` a second: in any second at most
+    # burst + leak, which is kept to the budget (tiny budgets: the budget a second, plus one).
+    burst = max(1.0, per_second / 10)
+    leak = per_second - burst if per_second >= 2 * burst else per_second
+    limiter = AsyncLimiter(burst, burst / leak)
     request: Callable[..., Awaitable[Any]] = http.request
 
     async def budgeted(route: Any, *args: Any, **kwargs: Any) -> Any:

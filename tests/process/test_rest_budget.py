@@ -51,11 +51,12 @@ async def test_a_tight_budget_delays_edits_never_answers(tmp_path: Path) -> None
             await bot.kill()
             print(f"--- bot output ---\n{bot.output()[-6000:]}")
         assert "Traceback" not in bot.output()
-        # Never more than a second's worth at once plus the budget of the second after.
+        # Never more than the budget within a second (times are the fake's answers: the
+        # window is a little shorter, so a few ms of jitter cannot count one call twice).
         times = [at for _, at in calls]
         for i, start in enumerate(times):
-            in_window = sum(1 for at in times[i:] if at - start < 1.0)
-            assert in_window <= 2 * BUDGET, f"{in_window} calls within 1 s of call {i}"
+            in_window = sum(1 for at in times[i:] if at - start < 0.95)
+            assert in_window <= BUDGET, f"{in_window} calls within 0.95 s of call {i}"
         # Coalesced: fewer table edits than moves, though each move changed the table.
         table_edits = [
             p for p, _ in calls if p.startswith(f"/channels/{fake.channel_id}/messages/")
