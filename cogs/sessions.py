@@ -13,6 +13,7 @@ game or its seats reloads it first.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 import secrets
@@ -175,6 +176,10 @@ class Sessions:
         self.process = secrets.token_hex(6)  # names this process in the games it draws
         self._cache: dict[int, Session] = {}
         self._locks: dict[int, asyncio.Lock] = {}
+        # When each game's clocks (and so its wake-up) were last stored by this process, in
+        # ticks of one counter: the timers skip ending a claim that such a write already ended.
+        self._ticks = itertools.count(1)
+        self._clocks_stored: dict[int, int] = {}
         store.revised = self._revised
 
     def _revised(self, game_id: int, rev: int) -> None:
@@ -212,9 +217,18 @@ class Sessions:
             self._cache[game_id] = session
         return session
 
+    def tick(self) -> int:
+        """A moment, to compare with ``clocks_stored_since``."""
+        return next(self._ticks)
+
+    def clocks_stored_since(self, game_id: int, tick: int) -> bool:
+        """This process has stored the game's clocks (with its wake-up) after ``tick``."""
+        return self._clocks_stored.get(game_id, 0) > tick
+
     def forget(self, game_id: int) -> None:
         """Drop the cached copy (after a failed write, or once a game is over)."""
         self._cache.pop(game_id, None)
+        self._clocks_stored.pop(game_id, None)
         lock = self._locks.get(game_id)
         if lock is not None and not lock.locked():
             self._locks.pop(game_id, None)
@@ -326,6 +340,7 @@ class Sessions:
         except BaseException:
             self.forget(session.id)
             raise
+        self._clocks_stored[session.id] = self.tick()
         session.game = game
         session.seats = seats
         row = session.row
@@ -358,6 +373,7 @@ class Sessions:
         wake = wake_at(clocks)
         if not await self.store.set_clocks(session.id, session.version, clocks, wake):
             return False
+        self._clocks_stored[session.id] = self.tick()
         session.row.clocks, session.row.wake_at = clocks, wake
         return True
 

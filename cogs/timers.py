@@ -136,11 +136,13 @@ class Timers(commands.Cog):
                 self.bot.presenter.update(session)
 
     async def _fire(self, game_id: int) -> None:
+        began = self.sessions.tick()  # the claim came before this
         try:
             for _ in range(100):  # several clocks may be due; each step makes progress
                 if not await self.fire_once(game_id):
                     break
-            await self._settle(game_id)
+            if not self.sessions.clocks_stored_since(game_id, began):
+                await self._settle(game_id)
         except Exception as error:
             log_failure(f"game {game_id}: clock", error)
         finally:
@@ -148,7 +150,8 @@ class Timers(commands.Cog):
             self.wake()
 
     async def _settle(self, game_id: int) -> None:
-        """End the claim: the game wakes next at its nearest clock (the claim moved it)."""
+        """End the claim: the game wakes next at its nearest clock (the claim moved it). Only
+        needed when no write of this process stored the clocks since (``_fire``)."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
             if session is not None and session.row.status == "active":

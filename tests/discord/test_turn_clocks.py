@@ -252,3 +252,35 @@ def test_the_clock_loop_looks_again_only_for_an_earlier_clock() -> None:
     timers._sleeping = False  # mid-pass: always look again (the pass may have read too early)
     timers.moved(150.0)
     assert woken == [True, True]
+
+
+async def test_a_clock_that_stores_the_game_ends_its_claim_with_no_more_writes(simcord_env) -> None:
+    """Firing a clock first claims the game (its wake-up moves a lease ahead). A reminder stores
+    the game's clocks and a bot's move stores the whole game, either way with the real wake-up:
+    no further write just to end the claim. Before: one more set_clocks after each (a commit
+    and, on SQLite, an fsync apiece)."""
+    table = await Table.start(simcord_env, "uno", 1, bots=1, seed=77, target=30)
+    store = table.bot.store
+    member = next(iter(table.members))
+    writes: list[str] = []
+    set_clocks = store.set_clocks
+
+    async def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        writes.append("set_clocks")
+        return await set_clocks(*args, **kwargs)
+
+    store.set_clocks = counted
+    await simcord_env.advance_time(1)  # the bot's first move, if it starts
+    for _ in range(3):
+        # The member's turn: one reminder after the grace, one write.
+        assert await current(table) == member
+        writes.clear()
+        await simcord_env.advance_time(NUDGE + 1)
+        assert writes == ["set_clocks"]
+        assert await store.next_wake() == (await table.session()).row.wake_at
+        # The member moves; the bot answers: its move stores the clocks, nothing after it.
+        await table.act(member, await a_move(table, member), via="dm")
+        writes.clear()
+        await simcord_env.advance_time(1)
+        assert writes == []
+        assert await store.next_wake() == (await table.session()).row.wake_at
