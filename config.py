@@ -70,14 +70,21 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def _seconds(merged: dict[str, str], key: str, default: float, low: float, high: float) -> float:
+def _number(merged: dict[str, str], key: str, unit: str) -> float | None:
+    """The setting as a number, None when unset (``unit`` names it in the error)."""
     raw = merged.get(key, "").strip()
     if not raw:
-        return default
+        return None
     try:
-        value = float(raw)
+        return float(raw)
     except ValueError:
-        raise ConfigError(f"{key} must be a number of seconds, not {raw[:40]!r}.") from None
+        raise ConfigError(f"{key} must be a number of {unit}, not {raw[:40]!r}.") from None
+
+
+def _seconds(merged: dict[str, str], key: str, default: float, low: float, high: float) -> float:
+    value = _number(merged, key, "seconds")
+    if value is None:
+        return default
     if not low <= value <= high:
         raise ConfigError(f"{key} must be between {low:g} and {high:g} seconds, not {value:g}.")
     return value
@@ -93,15 +100,8 @@ def _whole(merged: dict[str, str], key: str, default: int, low: int, high: int) 
 
 
 def _rate(merged: dict[str, str], key: str) -> float | None:
-    raw = merged.get(key, "").strip()
-    if not raw:
-        return None
-    try:
-        value = float(raw)
-    except ValueError:
-        message = f"{key} must be a number of requests per second, not {raw[:40]!r}."
-        raise ConfigError(message) from None
-    if not (value == 0 or 0.1 <= value <= 100_000):
+    value = _number(merged, key, "requests per second")
+    if value is not None and not (value == 0 or 0.1 <= value <= 100_000):
         raise ConfigError(f"{key} must be 0 (no limit) or from 0.1 to 100000, not {value:g}.")
     return value
 
