@@ -52,6 +52,9 @@ _SETTABLE_FLAGS = (
     FLAG_SUPPRESS_EMBEDS | FLAG_EPHEMERAL | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2
 )
 
+# A network round trip: how long a heartbeat waits for its ACK (see _Connection.ack_later).
+HEARTBEAT_ACK_DELAY = 0.05
+
 # Gateway intents that decide whether message events are dispatched.
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12
@@ -405,6 +408,7 @@ class _Connection:
         self.ws = ws
         self.session: _Session | None = None
         self._lock = asyncio.Lock()  # compression state and frame order must agree
+        self._acks: set[asyncio.Task[None]] = set()  # heartbeat ACKs on their way
         self._zlib = zlib.compressobj() if compress == "zlib-stream" else None
         self._zstd: Any = None
         self._zstd_flush = 0
@@ -416,6 +420,20 @@ class _Connection:
 
                 self._zstd = zstandard.ZstdCompressor().compressobj()
                 self._zstd_flush = zstandard.COMPRESSOBJ_FLUSH_BLOCK
+
+    def ack_later(self) -> None:
+        """HEARTBEAT_ACK after a network round trip, as Discord's arrives. discord.py's
+        keep-alive thread records a heartbeat's send time only once the send is done; an ACK
+        back within microseconds (loopback) can be read first, and discord.py then warns that
+        the websocket is a whole heartbeat interval (41 s) behind."""
+
+        async def ack() -> None:
+            await asyncio.sleep(HEARTBEAT_ACK_DELAY)
+            await self.send({"op": 11, "d": None, "s": None, "t": None})
+
+        task = asyncio.create_task(ack())
+        self._acks.add(task)
+        task.add_done_callback(self._acks.discard)
 
     async def send(self, payload: JSON) -> None:
         text = json.dumps(payload, separators=(",", ":"))
@@ -1197,7 +1215,7 @@ class FakeDiscord:
     async def _on_frame(self, conn: _Connection, frame: JSON) -> None:
         op, data = frame.get("op"), frame.get("d")
         if op == 1:  # HEARTBEAT
-            await conn.send({"op": 11, "d": None, "s": None, "t": None})
+            conn.ack_later()
         elif op == 2:  # IDENTIFY
             await self._identify(conn, data)
         elif op == 6:  # RESUME

@@ -17,6 +17,7 @@ import aiohttp
 import pytest
 
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.server import HEARTBEAT_ACK_DELAY
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RUN_BOT = REPO_ROOT / "tests" / "fakediscord" / "run_bot.py"
@@ -229,3 +230,18 @@ async def test_rest_contract_without_a_bot(fake: FakeDiscord) -> None:
         async with http.get(f"{api}/nothing/here") as resp:
             assert resp.status == 404
         assert fake.unhandled == [("GET", "/nothing/here")]
+
+
+async def test_heartbeat_ack_comes_after_a_round_trip(fake: FakeDiscord) -> None:
+    """Answered at once on loopback, an ACK could beat discord.py's keep-alive thread to
+    recording the heartbeat's send time, and discord.py would log a bogus "41 s behind"."""
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(TEST_TIMEOUT), aiohttp.ClientSession() as http:
+        async with http.ws_connect(fake.gateway_url) as ws:
+            hello = await ws.receive_json()
+            assert hello["op"] == 10
+            sent = loop.time()
+            await ws.send_json({"op": 1, "d": None})
+            ack = await ws.receive_json()
+            assert ack["op"] == 11
+            assert loop.time() - sent >= HEARTBEAT_ACK_DELAY
