@@ -5,11 +5,16 @@ one fsync per commit (measured in bench/load.py). The writer runs one transactio
 time, whole, in one call on its thread: transactions never interleave, and a move costs one
 hop to the database thread instead of one per statement (aiosqlite's model, which the profile
 of the load benchmark showed spending its time handing the interpreter lock back and forth).
+
+Checkpoints (copying the WAL back into the database file) run on a third connection and
+thread, about once a second after writes: left to SQLite, the commit that fills the WAL to
+1,000 pages does it, fsyncs included, and every move queued behind it waits (tens of ms).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +26,11 @@ from db.errors import Conflict, StoreUnavailable
 from db.script import Op, Script, T, Work, many, one, run, start
 
 HEADER = b"SQLite format 3\x00"
+CHECKPOINT_EVERY = 1.0  # seconds between checkpoints, while the database is being written
+# The writer checkpoints itself only if the background checkpoints fall this far behind.
+WRITER_CHECKPOINT_PAGES = 10_000
+
+log = logging.getLogger(__name__)
 
 
 class SqliteBackend(Backend):
@@ -35,8 +45,11 @@ class SqliteBackend(Backend):
         self.timeout = timeout
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="sqlite-write")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="sqlite-read")
+        self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="sqlite-checkpoint")
         self._wconn: sqlite3.Connection | None = None
         self._rconn: sqlite3.Connection | None = None
+        self._cconn: sqlite3.Connection | None = None
+        self._checkpoint_due: asyncio.Task[None] | None = None  # after the latest writes
         # Tests: called with (sql, args) for every operation a read runs.
         self.trace: Callable[[str, tuple[Any, ...]], None] | None = None
 
@@ -50,6 +63,9 @@ class SqliteBackend(Backend):
         try:
             backend._wconn = await loop.run_in_executor(backend._writer, backend._connect, True)
             backend._rconn = await loop.run_in_executor(backend._reader, backend._connect, False)
+            backend._cconn = await loop.run_in_executor(
+                backend._checkpointer, backend._connect, False
+            )
         except BaseException:
             await backend.close()
             raise
@@ -61,6 +77,7 @@ class SqliteBackend(Backend):
         )
         if write:
             conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute(f"PRAGMA wal_autocheckpoint = {WRITER_CHECKPOINT_PAGES}")
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
@@ -68,7 +85,10 @@ class SqliteBackend(Backend):
 
     async def write(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer, self._drive, self._wconn, work, True)
+        done = await loop.run_in_executor(self._writer, self._drive, self._wconn, work, True)
+        if self._checkpoint_due is None:
+            self._checkpoint_due = asyncio.create_task(self._checkpoint_soon(), name="checkpoint")
+        return done
 
     async def read(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
@@ -106,13 +126,44 @@ class SqliteBackend(Backend):
         except sqlite3.IntegrityError as error:
             raise Conflict(str(error)) from error
 
+    # -- checkpoints, off the write path ----------------------------------------------------
+    async def _checkpoint_soon(self) -> None:
+        """One checkpoint a little after a write; writes meanwhile wait for the next one.
+        Nothing is scheduled while nothing is written."""
+        await asyncio.sleep(CHECKPOINT_EVERY)
+        self._checkpoint_due = None
+        try:
+            await self.checkpoint()
+        except Exception as error:  # the writer's own checkpoints are the backstop
+            log.warning("SQLite checkpoint failed: %s", error)
+
+    async def checkpoint(self) -> tuple[int, int, int]:
+        """Copy what the WAL holds back into the database file, without stopping writers or
+        readers (PASSIVE): (1 if it could not finish, WAL frames, frames copied)."""
+        conn = self._cconn
+        assert conn is not None, "the database is closed"
+
+        def work() -> tuple[int, int, int]:
+            busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            return int(busy), int(frames), int(copied)
+
+        return await asyncio.get_running_loop().run_in_executor(self._checkpointer, work)
+
     async def close(self) -> None:
+        if self._checkpoint_due is not None:
+            self._checkpoint_due.cancel()
+            await asyncio.gather(self._checkpoint_due, return_exceptions=True)
+            self._checkpoint_due = None
         loop = asyncio.get_running_loop()
-        for executor, conn in ((self._writer, self._wconn), (self._reader, self._rconn)):
+        for executor, conn in (
+            (self._checkpointer, self._cconn),
+            (self._reader, self._rconn),
+            (self._writer, self._wconn),  # last: closing it checkpoints what is left
+        ):
             if conn is not None:
                 await loop.run_in_executor(executor, conn.close)
             executor.shutdown(wait=False)
-        self._wconn = self._rconn = None
+        self._wconn = self._rconn = self._cconn = None
 
     def version_ops(self) -> tuple[list[Op], Op]:
         return [], one("PRAGMA user_version")
