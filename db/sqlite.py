@@ -6,9 +6,11 @@ time, whole, in one call on its thread: transactions never interleave, and a mov
 hop to the database thread instead of one per statement (aiosqlite's model, which the profile
 of the load benchmark showed spending its time handing the interpreter lock back and forth).
 
-Checkpoints (copying the WAL back into the database file) run on a third connection and
-thread, about once a second after writes: left to SQLite, the commit that fills the WAL to
-1,000 pages does it, fsyncs included, and every move queued behind it waits (tens of ms).
+Checkpoints (copying the WAL back into the database file) run on a third connection, on a
+thread of their own, about once a second while the database is written: left to SQLite, the
+commit that fills the WAL to 1,000 pages does it, fsyncs included, and every move queued
+behind it waits (tens of ms). That thread is not asyncio work, so tests on virtual time
+never wait for its clock.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -45,11 +48,13 @@ class SqliteBackend(Backend):
         self.timeout = timeout
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="sqlite-write")
         self._reader = ThreadPoolExecutor(1, thread_name_prefix="sqlite-read")
-        self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="sqlite-checkpoint")
         self._wconn: sqlite3.Connection | None = None
         self._rconn: sqlite3.Connection | None = None
         self._cconn: sqlite3.Connection | None = None
-        self._checkpoint_due: asyncio.Task[None] | None = None  # after the latest writes
+        self._written = False  # since the last checkpoint
+        self._closing = threading.Event()
+        self._checkpoint_lock = threading.Lock()
+        self._checkpoints: threading.Thread | None = None
         # Tests: called with (sql, args) for every operation a read runs.
         self.trace: Callable[[str, tuple[Any, ...]], None] | None = None
 
@@ -63,12 +68,14 @@ class SqliteBackend(Backend):
         try:
             backend._wconn = await loop.run_in_executor(backend._writer, backend._connect, True)
             backend._rconn = await loop.run_in_executor(backend._reader, backend._connect, False)
-            backend._cconn = await loop.run_in_executor(
-                backend._checkpointer, backend._connect, False
-            )
+            backend._cconn = await loop.run_in_executor(backend._reader, backend._connect, False)
         except BaseException:
             await backend.close()
             raise
+        backend._checkpoints = threading.Thread(
+            target=backend._checkpoint_loop, name="sqlite-checkpoint", daemon=True
+        )
+        backend._checkpoints.start()
         return backend
 
     def _connect(self, write: bool) -> sqlite3.Connection:
@@ -86,8 +93,7 @@ class SqliteBackend(Backend):
     async def write(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
         done = await loop.run_in_executor(self._writer, self._drive, self._wconn, work, True)
-        if self._checkpoint_due is None:
-            self._checkpoint_due = asyncio.create_task(self._checkpoint_soon(), name="checkpoint")
+        self._written = True
         return done
 
     async def read(self, work: Work[T]) -> T:
@@ -127,43 +133,44 @@ class SqliteBackend(Backend):
             raise Conflict(str(error)) from error
 
     # -- checkpoints, off the write path ----------------------------------------------------
-    async def _checkpoint_soon(self) -> None:
-        """One checkpoint a little after a write; writes meanwhile wait for the next one.
-        Nothing is scheduled while nothing is written."""
-        await asyncio.sleep(CHECKPOINT_EVERY)
-        self._checkpoint_due = None
-        try:
-            await self.checkpoint()
-        except Exception as error:  # the writer's own checkpoints are the backstop
-            log.warning("SQLite checkpoint failed: %s", error)
+    def _checkpoint_loop(self) -> None:
+        """The checkpoint thread: a checkpoint a second at most, none while nothing is written."""
+        while not self._closing.wait(CHECKPOINT_EVERY):
+            if self._written:
+                self._written = False
+                try:
+                    self._checkpoint_now()
+                except sqlite3.Error as error:  # the writer's own checkpoints are the backstop
+                    log.warning("SQLite checkpoint failed: %s", error)
 
-    async def checkpoint(self) -> tuple[int, int, int]:
-        """Copy what the WAL holds back into the database file, without stopping writers or
-        readers (PASSIVE): (1 if it could not finish, WAL frames, frames copied)."""
-        conn = self._cconn
-        assert conn is not None, "the database is closed"
-
-        def work() -> tuple[int, int, int]:
+    def _checkpoint_now(self) -> tuple[int, int, int]:
+        with self._checkpoint_lock:
+            conn = self._cconn
+            if conn is None:
+                return 0, 0, 0  # closed meanwhile
             busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
             return int(busy), int(frames), int(copied)
 
-        return await asyncio.get_running_loop().run_in_executor(self._checkpointer, work)
+    async def checkpoint(self) -> tuple[int, int, int]:
+        """Copy what the WAL holds back into the database file now, without stopping writers
+        or readers (PASSIVE): (1 if it could not finish, WAL frames, frames copied)."""
+        return await asyncio.get_running_loop().run_in_executor(None, self._checkpoint_now)
 
     async def close(self) -> None:
-        if self._checkpoint_due is not None:
-            self._checkpoint_due.cancel()
-            await asyncio.gather(self._checkpoint_due, return_exceptions=True)
-            self._checkpoint_due = None
+        self._closing.set()  # the checkpoint thread ends at once, or after the one under way
         loop = asyncio.get_running_loop()
+        with self._checkpoint_lock:
+            if self._cconn is not None:
+                self._cconn.close()
+                self._cconn = None
         for executor, conn in (
-            (self._checkpointer, self._cconn),
             (self._reader, self._rconn),
             (self._writer, self._wconn),  # last: closing it checkpoints what is left
         ):
             if conn is not None:
                 await loop.run_in_executor(executor, conn.close)
             executor.shutdown(wait=False)
-        self._wconn = self._rconn = self._cconn = None
+        self._wconn = self._rconn = None
 
     def version_ops(self) -> tuple[list[Op], Op]:
         return [], one("PRAGMA user_version")

@@ -53,23 +53,23 @@ async def test_a_checkpoint_follows_writes_and_none_runs_while_idle(
     backend: SqliteBackend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sqlite, "CHECKPOINT_EVERY", 0.02)
-    real = backend.checkpoint
+    real = backend._checkpoint_now
     calls: list[tuple[int, int, int]] = []
 
-    async def counted() -> tuple[int, int, int]:
-        calls.append(await real())
+    def counted() -> tuple[int, int, int]:
+        calls.append(real())
         return calls[-1]
 
-    monkeypatch.setattr(backend, "checkpoint", counted)
+    monkeypatch.setattr(backend, "_checkpoint_now", counted)
     await asyncio.sleep(0.2)
     assert calls == []  # nothing written yet
 
     for i in range(3):
-        await backend.write(put(i))  # one checkpoint for the three
+        await backend.write(put(i))
     async with asyncio.timeout(5):
         while not calls:
             await asyncio.sleep(0.01)
     await asyncio.sleep(0.2)
-    assert len(calls) == 1
+    assert 1 <= len(calls) <= 3  # at most one a period, and none once all is copied
     busy, frames, copied = calls[0]
     assert busy == 0 and copied == frames > 0
