@@ -39,6 +39,7 @@ import tempfile
 import time
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -197,11 +198,35 @@ def _raw(results: dict) -> dict:
     return {
         "seconds": results["seconds"],
         "cells": [cell_figures(c) for s in results["sizes"] for c in s.cells],
+        # Each measured click: what it was and how long each bot took to answer (ms), to see
+        # what the slowest ones have in common.
+        "clicks": [
+            {
+                "n": c.n,
+                "rate": c.rate,
+                "at": k.at,
+                "kind": k.kind,
+                "route": k.route,
+                "applied": k.applied,
+                "bot": k.latency * 1000 if k.latency is not None else None,
+                "floor": floor.get(id(k)),
+            }
+            for s in results["sizes"]
+            for c in s.cells
+            for floor in [_floor_latencies(c)]
+            for k in c.measured
+        ],
         "memory": [
             {"n": s.n, "rss_zero": s.rss_zero, "rss_live": s.rss_live} for s in results["sizes"]
         ],
         "startup": [asdict(r) for r in results["startup"]],
     }
+
+
+def _floor_latencies(cell: Any) -> dict[int, float]:
+    """The floor's answer time (ms) for each click it replayed, by the click's identity."""
+    items = cell.null.items if cell.null else []
+    return {id(i.click): i.latency * 1000 for i in items if i.latency is not None}
 
 
 if __name__ == "__main__":
