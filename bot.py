@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import sys
 from typing import Any
@@ -152,6 +153,15 @@ async def open_store(settings: Settings) -> Store:
     )
 
 
+def freeze_startup_heap() -> None:
+    """Everything alive at start (modules, classes, discord.py, the bot) lives as long as the
+    process: moved out of the collector's sight, a full collection looks at little more than
+    the games, and the pause it gives every click at that moment drops from 55-75 ms to
+    8-25 ms (bench/load.py, N=500, RUN_BOT_GC_LOG)."""
+    gc.collect()  # nothing that is already garbage gets frozen with the rest
+    gc.freeze()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Card Table: card games on Discord.")
     parser.add_argument(
@@ -194,6 +204,7 @@ async def run(settings: Settings) -> None:
     # The database first: a bad one stops the bot in seconds, before it connects to Discord.
     store = await open_store(settings)
     bot = create_bot(settings, store)
+    freeze_startup_heap()
     async with bot:
         await bot.start(settings.token)
 
