@@ -157,7 +157,7 @@ def freeze_startup_heap() -> None:
     """Everything alive at start (modules, classes, discord.py, the bot) lives as long as the
     process: moved out of the collector's sight, a full collection looks at little more than
     the games, and the pause it gives every click at that moment drops from 55-75 ms to
-    8-25 ms (bench/load.py, N=500, RUN_BOT_GC_LOG)."""
+    5-35 ms (bench/load.py, N=500, RUN_BOT_GC_LOG)."""
     gc.collect()  # nothing that is already garbage gets frozen with the rest
     gc.freeze()
 

@@ -156,13 +156,16 @@ class SqliteBackend(Backend):
         or readers (PASSIVE): (1 if it could not finish, WAL frames, frames copied)."""
         return await asyncio.get_running_loop().run_in_executor(None, self._checkpoint_now)
 
-    async def close(self) -> None:
-        self._closing.set()  # the checkpoint thread ends at once, or after the one under way
-        loop = asyncio.get_running_loop()
+    def _close_checkpoints(self) -> None:
         with self._checkpoint_lock:
             if self._cconn is not None:
                 self._cconn.close()
                 self._cconn = None
+
+    async def close(self) -> None:
+        self._closing.set()  # the checkpoint thread ends at once, or after the one under way
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self._close_checkpoints)  # may wait for one
         for executor, conn in (
             (self._reader, self._rconn),
             (self._writer, self._wconn),  # last: closing it checkpoints what is left
