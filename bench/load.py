@@ -95,6 +95,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--workdir", type=Path, help="keep databases and bot logs here")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument(
+        "--phases",
+        action="store_true",
+        help="the bot stamps each step of an applied move's click path (RUN_BOT_PHASES): "
+        "where its answer time goes, beside the floor's",
+    )
     parser.add_argument("--verbose", action="store_true", help="log the driver's issues")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -120,6 +126,7 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> dict:
         clicks=args.clicks,
         warmup=args.warmup,
         world=max(args.sizes or [0]),
+        phases=args.phases,
     )
     if args.bot_root is not None:
         opts.bot_root = args.bot_root.resolve()
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> None:
 
 def _raw(results: dict) -> dict:
     """The figures without the click-by-click records (they hold fake messages)."""
-    from bench.loadgen.report import cell_figures
+    from bench.loadgen.report import cell_figures, move_phases
 
     return {
         "seconds": results["seconds"],
@@ -210,10 +217,12 @@ def _raw(results: dict) -> dict:
                 "applied": k.applied,
                 "bot": k.latency * 1000 if k.latency is not None else None,
                 "floor": floor.get(id(k)),
+                "steps": {name: t * 1000 for name, t in steps.get(id(k), {}).items()} or None,
             }
             for s in results["sizes"]
             for c in s.cells
             for floor in [_floor_latencies(c)]
+            for steps in [move_phases(c, s.phases)]
             for k in c.measured
         ],
         "memory": [

@@ -14,6 +14,7 @@ from bench.loadgen.driver import MOVED_ON, STALE
 from bench.loadgen.proc import REPO_ROOT
 from bench.loadgen.scenarios import Cell, Result429, SizeResult, StartupRun
 from bench.loadgen.stats import ms, percentile, ratio
+from tests.fakediscord.run_bot import PHASES
 
 ANSWER_ROUTE = "answer (interaction callback)"
 
@@ -93,6 +94,7 @@ def render(command: str, args: argparse.Namespace, results: dict[str, Any]) -> s
     out += _rest_table(figures)
     out += _move_route_table(figures)
     out += _error_table(figures)
+    out += _phase_table(sizes)
     results_429 = [s.result_429 for s in sizes if s.result_429 is not None]
     for r in results_429:
         out += _table_429(r)
@@ -275,6 +277,66 @@ def _move_route_table(figures: list[dict[str, Any]]) -> list[str]:
                 f"| {f['n']} | {f['rate']:g} | {label} | {n} | {edits:.2f} | {posts:.2f} "
                 f"| {edits + posts:.2f} |"
             )
+    return [*out, ""]
+
+
+def move_phases(cell: Cell, phases: dict[int, dict[str, float]]) -> dict[int, dict[str, float]]:
+    """Per applied move the bot stamped (by the click's identity): each of the bot's steps
+    (`PHASES`), what lies outside its handler (discord.py, the wire and the fake, both ways
+    to the answer's arrival) and the whole answer, in seconds."""
+    out: dict[int, dict[str, float]] = {}
+    for click in cell.moves:
+        stamps = phases.get(click.interaction_id or 0)
+        if stamps is None or click.latency is None:
+            continue
+        steps = {
+            name: stamps[b] - stamps[a] for name, a, b in PHASES if a in stamps and b in stamps
+        }
+        steps["outside the handler (discord.py, the wire, the fake)"] = click.latency - (
+            stamps["answer"] - stamps["click"]
+        )
+        steps["the whole answer"] = click.latency
+        out[id(click)] = steps
+    return out
+
+
+def _phase_table(sizes: list[SizeResult]) -> list[str]:
+    rows = []
+    for size in sizes:
+        if not size.phases:
+            continue
+        for cell in size.cells:
+            per_move = move_phases(cell, size.phases)
+            floor = {
+                id(i.click): i.latency
+                for i in (cell.null.items if cell.null else [])
+                if i.latency is not None
+            }
+            names = [name for name, _, _ in PHASES] + [
+                "outside the handler (discord.py, the wire, the fake)",
+                "the whole answer",
+            ]
+            for name in names:
+                values = [steps[name] for steps in per_move.values() if name in steps]
+                rows.append((cell.n, cell.rate, len(per_move), name, values))
+            values = [floor[k] for k in per_move if k in floor]
+            rows.append((cell.n, cell.rate, len(per_move), "the floor's whole answer", values))
+    if not rows:
+        return []
+    out = [
+        "### Where an applied move's answer goes (ms; `--phases`)",
+        "",
+        "The bot's own stamps at each step of the click path, joined to the fake's click-to-"
+        "answer time; the floor's answer to the same clicks for comparison.",
+        "",
+        "| N | R/s | moves | step | p50 | p90 | p99 |",
+        "|---:|---:|---:|---|---:|---:|---:|",
+    ]
+    for n, rate, moves, name, values in rows:
+        out.append(
+            f"| {n} | {rate:g} | {moves} | {name} | {ms(percentile(values, 50))} "
+            f"| {ms(percentile(values, 90))} | {ms(percentile(values, 99))} |"
+        )
     return [*out, ""]
 
 

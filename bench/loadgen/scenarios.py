@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import re
 import shutil
 import time
@@ -50,6 +51,7 @@ class Options:
     # world, so memory differs between sizes by the live games alone, not by a bigger guild
     # for discord.py to parse and cache at log-in. 0: exactly N.
     world: int = 0
+    phases: bool = False  # the bot writes where each move's answer goes (RUN_BOT_PHASES)
 
 
 @dataclass
@@ -139,6 +141,15 @@ class SizeResult:
     games_started: int
     result_429: Result429 | None = None
     setup_issues: Counter[str] = field(default_factory=Counter)
+    phases: dict[int, dict[str, float]] = field(default_factory=dict)  # by interaction id
+
+
+def read_phases(path: Path) -> dict[int, dict[str, float]]:
+    """The bot's stamps per applied move (tests/fakediscord/run_bot.py, RUN_BOT_PHASES)."""
+    if not path.exists():
+        return {}
+    records = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {int(r.pop("id")): r for r in records}
 
 
 def _issue_kind(text: str) -> str:
@@ -179,6 +190,9 @@ async def run_size(
     workdir = opts.workdir / f"n{n}"
     workdir.mkdir(parents=True, exist_ok=True)
     env = dict(opts.bot_env)
+    phases_path = workdir / "phases.jsonl"
+    if opts.phases:
+        env["RUN_BOT_PHASES"] = str(phases_path)
     if opts.postgresql:
         env["DATABASE_URL"] = await fresh_schema(opts.postgresql, f"load_n{n}")
     async with fake:
@@ -240,7 +254,15 @@ async def run_size(
             await null.stop()
             await bot.stop()
     return SizeResult(
-        n, cells, setup_seconds, rss_zero, rss_live, games_started, result_429, setup_issues
+        n,
+        cells,
+        setup_seconds,
+        rss_zero,
+        rss_live,
+        games_started,
+        result_429,
+        setup_issues,
+        read_phases(phases_path) if opts.phases else {},
     )
 
 

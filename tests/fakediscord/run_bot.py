@@ -151,6 +151,105 @@ def total_collections(path: str) -> None:
     gc.callbacks.append(callback)
 
 
+PHASES = (
+    # (name, from stamp, to stamp): where an applied move's answer goes inside the bot
+    ("before the rules (lock, load, checks)", "click", "apply"),
+    ("the rules, the log and the clocks", "apply", "submit"),
+    ("to the database thread", "submit", "thread"),
+    ("the statements", "thread", "commit"),
+    ("the commit (fsync)", "commit", "committed"),
+    ("back to the event loop", "committed", "resume"),
+    ("drawing the answer", "applied", "answer"),
+)
+
+
+def trace_click_phases(path: str) -> None:
+    """Benchmarks: one JSON line per click that stores a move and is answered, with the
+    interaction id and `time.perf_counter()` stamps (CLOCK_MONOTONIC, the fake's clock too)
+    at each step of the click path (`PHASES`). The bot is wrapped from outside, as for the
+    profile: its code has no benchmark hooks."""
+    import contextvars
+    import json
+    import time
+
+    from cogs import components
+    from cogs.sessions import Sessions
+    from db.sqlite import SqliteBackend
+
+    current: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+        "click_phases", default=None
+    )
+    out = open(path, "w", buffering=1)  # a line per move, open for the process's life
+
+    def stamp(key: str, record: dict[str, Any] | None = None) -> None:
+        record = record if record is not None else current.get()
+        # Tasks started by the click (the presenter's) inherit the record: only the click's
+        # own first pass through each step counts, and nothing once it has finished.
+        if record is not None and "done" not in record and key not in record:
+            record[key] = time.perf_counter()
+
+    dispatch, answer = components.dispatch, components._answer
+    apply, write, drive = Sessions.apply, SqliteBackend.write, SqliteBackend._drive
+
+    async def traced_dispatch(interaction: Any, item: Any) -> None:
+        record: dict[str, Any] = {"id": interaction.id, "click": time.perf_counter()}
+        token = current.set(record)
+        try:
+            await dispatch(interaction, item)
+        finally:
+            record["done"] = time.perf_counter()
+            current.reset(token)
+            if "applied" in record and "answered" in record:
+                out.write(json.dumps(record) + "\n")
+
+    async def traced_apply(self: Any, *args: Any, **kwargs: Any) -> Any:
+        stamp("apply")
+        try:
+            return await apply(self, *args, **kwargs)
+        finally:
+            stamp("applied")
+
+    class Traced:
+        """A write's script, marked with the click it belongs to."""
+
+        def __init__(self, work: Any, record: dict[str, Any]) -> None:
+            self.work, self.record = work, record
+
+        def __call__(self) -> Any:
+            stamp("thread", self.record)
+            result = yield from (self.work() if callable(self.work) else self.work)
+            stamp("commit", self.record)
+            return result
+
+    async def traced_write(self: Any, work: Any) -> Any:
+        record = current.get()
+        if record is None or "done" in record or "submit" in record or "apply" not in record:
+            return await write(self, work)
+        stamp("submit")
+        try:
+            return await write(self, Traced(work, record))
+        finally:
+            stamp("resume")
+
+    def traced_drive(self: Any, conn: Any, work: Any, writing: bool) -> Any:
+        try:
+            return drive(self, conn, work, writing)
+        finally:
+            if isinstance(work, Traced):
+                stamp("committed", work.record)
+
+    async def traced_answer(interaction: Any, kind: Any, data: Any) -> None:
+        stamp("answer")
+        await answer(interaction, kind, data)
+        stamp("answered")
+
+    components.dispatch = traced_dispatch  # type: ignore[assignment]
+    components._answer = traced_answer  # type: ignore[assignment]
+    Sessions.apply = traced_apply  # type: ignore[method-assign]
+    SqliteBackend.write = traced_write  # type: ignore[method-assign]
+    SqliteBackend._drive = traced_drive  # type: ignore[method-assign]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base_url", help="FakeDiscord.base_url, e.g. http://127.0.0.1:8123")
@@ -190,6 +289,9 @@ def main(argv: list[str] | None = None) -> None:
     gc_totals = os.environ.get("RUN_BOT_GC_TOTALS")  # benchmarks: the collector's CPU
     if gc_totals:
         total_collections(gc_totals)
+    phases = os.environ.get("RUN_BOT_PHASES")  # benchmarks: where a move's answer goes
+    if phases:
+        trace_click_phases(phases)
     memory = os.environ.get("RUN_BOT_TRACEMALLOC")  # benchmarks: where memory is held
     if memory:
         import signal
