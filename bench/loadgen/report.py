@@ -17,6 +17,8 @@ from bench.loadgen.stats import ms, percentile, ratio
 from tests.fakediscord.run_bot import PHASES
 
 ANSWER_ROUTE = "answer (interaction callback)"
+OUTSIDE = "outside the handler (discord.py, the wire, the fake)"
+WHOLE = "the whole answer"
 
 
 def _latencies(cell: Cell) -> tuple[list[float], list[float]]:
@@ -292,10 +294,8 @@ def move_phases(cell: Cell, phases: dict[int, dict[str, float]]) -> dict[int, di
         steps = {
             name: stamps[b] - stamps[a] for name, a, b in PHASES if a in stamps and b in stamps
         }
-        steps["outside the handler (discord.py, the wire, the fake)"] = click.latency - (
-            stamps["answer"] - stamps["click"]
-        )
-        steps["the whole answer"] = click.latency
+        steps[OUTSIDE] = click.latency - (stamps["answer"] - stamps["click"])
+        steps[WHOLE] = click.latency
         out[id(click)] = steps
     return out
 
@@ -312,11 +312,7 @@ def _phase_table(sizes: list[SizeResult]) -> list[str]:
                 for i in (cell.null.items if cell.null else [])
                 if i.latency is not None
             }
-            names = [name for name, _, _ in PHASES] + [
-                "outside the handler (discord.py, the wire, the fake)",
-                "the whole answer",
-            ]
-            for name in names:
+            for name in [*(name for name, _, _ in PHASES), OUTSIDE, WHOLE]:
                 values = [steps[name] for steps in per_move.values() if name in steps]
                 rows.append((cell.n, cell.rate, len(per_move), name, values))
             values = [floor[k] for k in per_move if k in floor]

@@ -6,9 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench.loadgen.report import move_phases
-
-OUTSIDE = "outside the handler (discord.py, the wire, the fake)"
+from bench.loadgen.report import OUTSIDE, WHOLE, move_phases
 
 
 def test_each_step_and_what_lies_outside_the_handler() -> None:
@@ -28,7 +26,7 @@ def test_each_step_and_what_lies_outside_the_handler() -> None:
     assert steps["the commit (fsync)"] == pytest.approx(0.0007)
     assert steps["drawing the answer"] == pytest.approx(0.0003)
     assert steps[OUTSIDE] == pytest.approx(0.0050 - 0.0025)
-    assert steps["the whole answer"] == 0.0050
+    assert steps[WHOLE] == 0.0050
 
 
 def test_a_step_not_stamped_is_left_out() -> None:
