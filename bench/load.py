@@ -131,7 +131,11 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> dict:
     if args.bot_root is not None:
         opts.bot_root = args.bot_root.resolve()
     server = None
-    database = "SQLite (WAL, synchronous=FULL)"
+    # RUN_BOT_SQLITE_SYNCHRONOUS (harness only, e.g. NORMAL): what the durable commit costs.
+    synchronous = opts.bot_env.get("RUN_BOT_SQLITE_SYNCHRONOUS", "FULL").upper()
+    database = f"SQLite (WAL, synchronous={synchronous})"
+    if synchronous != "FULL":
+        database += ": not the bot's setting, a measure of what FULL costs"
     if args.postgresql:
         opts.postgresql = args.postgresql
         if args.postgresql == "throwaway":

@@ -250,6 +250,24 @@ def trace_click_phases(path: str) -> None:
     SqliteBackend._drive = traced_drive  # type: ignore[method-assign]
 
 
+def weaken_sqlite_sync(level: str) -> None:
+    """Benchmarks only: the bot's SQLite connections use ``synchronous=level`` instead of FULL,
+    to show in the load benchmark what the durable commit costs. The bot itself has no such
+    setting: an acknowledged move must survive a power cut."""
+    if level.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+        raise SystemExit(f"RUN_BOT_SQLITE_SYNCHRONOUS: unknown level {level!r}")
+    from db.sqlite import SqliteBackend
+
+    connect = SqliteBackend._connect
+
+    def weakened(self: Any, write: bool) -> Any:
+        conn = connect(self, write)
+        conn.execute(f"PRAGMA synchronous = {level.upper()}")
+        return conn
+
+    SqliteBackend._connect = weakened  # type: ignore[method-assign]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base_url", help="FakeDiscord.base_url, e.g. http://127.0.0.1:8123")
@@ -289,6 +307,9 @@ def main(argv: list[str] | None = None) -> None:
     gc_totals = os.environ.get("RUN_BOT_GC_TOTALS")  # benchmarks: the collector's CPU
     if gc_totals:
         total_collections(gc_totals)
+    synchronous = os.environ.get("RUN_BOT_SQLITE_SYNCHRONOUS")  # benchmarks: FULL's cost
+    if synchronous:
+        weaken_sqlite_sync(synchronous)
     phases = os.environ.get("RUN_BOT_PHASES")  # benchmarks: where a move's answer goes
     if phases:
         trace_click_phases(phases)
