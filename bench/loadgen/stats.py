@@ -105,12 +105,12 @@ def rest_by_move_route(
         if route == "answer (interaction callback)" or parts[0] != "channels":
             continue
         try:
-            slot = slot_of(int(parts[1]))
+            owner = slot_of(int(parts[1]))
         except ValueError:
             continue
-        if slot is None or slot not in per_slot:
+        if owner is None or owner not in per_slot:
             continue
-        found = per_slot[slot]
+        found = per_slot[owner]
         i = bisect.bisect_right(found, (at, "\uffff")) - 1
         if i < 0:
             continue

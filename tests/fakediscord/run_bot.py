@@ -63,8 +63,8 @@ def confine_to_loopback() -> None:
         return real_connect_ex(self, address)
 
     socket.getaddrinfo = getaddrinfo
-    socket.socket.connect = connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+    socket.socket.connect = connect  # type: ignore[method-assign,assignment]
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
 
 
 def point_discord_at(base_url: str) -> None:
@@ -243,11 +243,11 @@ def trace_click_phases(path: str) -> None:
         await answer(interaction, kind, data)
         stamp("answered")
 
-    components.dispatch = traced_dispatch  # type: ignore[assignment]
-    components._answer = traced_answer  # type: ignore[assignment]
+    components.dispatch = traced_dispatch
+    components._answer = traced_answer
     Sessions.apply = traced_apply  # type: ignore[method-assign]
     SqliteBackend.write = traced_write  # type: ignore[method-assign]
-    SqliteBackend._drive = traced_drive  # type: ignore[method-assign]
+    SqliteBackend._drive = traced_drive  # type: ignore[method-assign,assignment]
 
 
 def weaken_sqlite_sync(level: str) -> None:

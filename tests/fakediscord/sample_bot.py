@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -37,7 +38,7 @@ class CountButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> CountButton:
         return cls(match["game"], int(match["n"]))
 

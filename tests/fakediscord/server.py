@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 log = logging.getLogger("fakediscord")
 
@@ -869,7 +869,8 @@ class FakeDiscord:
         wanted = 0 if guild_id is None else (guild_id >> 22) % count
         owners = [s for s in sharded if s.shard is not None and s.shard[0] == wanted]
         live = [s for s in owners if s.connection is not None and not s.connection.ws.closed]
-        return (live or owners or [None])[-1]
+        found = live or owners
+        return found[-1] if found else None
 
     def route_to(self, session_id: str) -> None:
         """Sends later dispatches (interactions, message events) to this identified session,
@@ -1217,13 +1218,13 @@ class FakeDiscord:
         if op == 1:  # HEARTBEAT
             conn.ack_later()
         elif op == 2:  # IDENTIFY
-            await self._identify(conn, data)
+            await self._identify(conn, data or {})
         elif op == 6:  # RESUME
-            await self._resume(conn, data)
+            await self._resume(conn, data or {})
         elif op == 3:  # PRESENCE UPDATE
             self.presence = data
         elif op == 8:  # REQUEST GUILD MEMBERS
-            await self._members_chunk(conn, data)
+            await self._members_chunk(conn, data or {})
         else:
             log.info("fake gateway ignores op %s", op)
 
@@ -1554,14 +1555,14 @@ class FakeDiscord:
         if request.content_type == "multipart/form-data":
             reader = await request.multipart()
             async for part in reader:
-                if part is None:
-                    break
-                data = await part.read()  # type: ignore[union-attr]
+                if not isinstance(part, BodyPartReader):
+                    break  # a nested multipart: Discord takes none
+                data = await part.read()
                 name = part.name or ""
                 if name == "payload_json":
                     body = json.loads(data)
                 else:
-                    files.append((name, part.filename or name, bytes(data)))  # type: ignore[union-attr]
+                    files.append((name, part.filename or name, bytes(data)))
         elif request.can_read_body:
             raw = await request.read()
             if raw:
@@ -2147,7 +2148,7 @@ class FakeDiscord:
 
         Any successful edit also fills a deferred "thinking" message (clears the loading flag).
         """
-        updated = {
+        updated: dict[str, Any] = {
             "content": message.content,
             "embeds": message.embeds,
             "components": message.components,
