@@ -18,7 +18,8 @@ discord.py plus the fake on this machine. Both bots stay connected to the fake, 
 dispatches to one, then the other, block by block (about 3 s of clicks each), so both meet the
 same background load of this shared machine; each bot's turn starts once the other is idle.
 
-Reported per (N, R): click-to-answer percentiles of both bots and their ratio, click-to-table-
+Reported per (N, R): click-to-answer percentiles of both bots and their ratio (for p99 with a
+bootstrap interval: how much of a p99 is which clicks happened to be slow), click-to-table-
 updated for the real bot, CPU per click of both processes (/proc/<pid>/stat), REST calls per
 applied move by route, and errors. Also: one game's table edits answered 429 (retry after 4 s)
 while other games are clicked (with a control run just before); start-up time to the first

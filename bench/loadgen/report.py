@@ -13,7 +13,7 @@ from typing import Any
 from bench.loadgen.driver import MOVED_ON, STALE
 from bench.loadgen.proc import REPO_ROOT
 from bench.loadgen.scenarios import Cell, Result429, SizeResult, StartupRun
-from bench.loadgen.stats import ms, percentile, ratio
+from bench.loadgen.stats import ms, percentile, ratio, ratio_interval
 from tests.fakediscord.run_bot import PHASES
 
 ANSWER_ROUTE = "answer (interaction callback)"
@@ -63,6 +63,7 @@ def cell_figures(cell: Cell) -> dict[str, Any]:
         "null_late": cell.null.late if cell.null else 0,
         "real": {q: percentile(real, q) for q in (50, 95, 99, 100)},
         "null": {q: percentile(null, q) for q in (50, 95, 99, 100)},
+        "ratio_p99_interval": ratio_interval(real, null, 99),
         "table": {q: percentile(table, q) for q in (50, 95, 99)},
         "cpu_per_click": cell.bot_cpu / len(cell.clicks) if cell.clicks else float("nan"),
         "cpu_per_move": cell.bot_cpu / moves if moves else float("nan"),
@@ -148,7 +149,7 @@ def _latency_table(figures: list[dict[str, Any]]) -> list[str]:
         "### Click to answer, and to the table showing the move (ms)",
         "",
         "| N | R/s | clicks | moves | bot p50 | p95 | p99 | floor p50 | p95 | p99 "
-        "| ratio p50 | ratio p99 | table p50 | p95 | p99 |",
+        "| ratio p50 | ratio p99 (90% interval) | table p50 | p95 | p99 |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for f in figures:
@@ -157,10 +158,15 @@ def _latency_table(figures: list[dict[str, Any]]) -> list[str]:
             f"| {f['n']} | {f['rate']:g} | {f['measured']} | {f['moves']} "
             f"| {ms(real[50])} | {ms(real[95])} | {ms(real[99])} "
             f"| {ms(null[50])} | {ms(null[95])} | {ms(null[99])} "
-            f"| {ratio(real[50], null[50])} | {ratio(real[99], null[99])} "
+            f"| {ratio(real[50], null[50])} | {ratio(real[99], null[99])}{_interval(f)} "
             f"| {ms(table[50])} | {ms(table[95])} | {ms(table[99])} |"
         )
     return [*out, ""]
+
+
+def _interval(figures: dict[str, Any]) -> str:
+    low, high = figures.get("ratio_p99_interval", (float("nan"),) * 2)
+    return "" if low != low or high != high else f" ({low:.1f}–{high:.1f})"
 
 
 def _kind_table(figures: list[dict[str, Any]]) -> list[str]:

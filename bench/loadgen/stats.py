@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -23,6 +24,31 @@ def percentile(values: Sequence[float], q: float) -> float:
     low = int(pos)
     high = min(low + 1, len(xs) - 1)
     return xs[low] + (xs[high] - xs[low]) * (pos - low)
+
+
+def ratio_interval(
+    a: Sequence[float],
+    b: Sequence[float],
+    q: float,
+    *,
+    rounds: int = 1000,
+    level: float = 0.9,
+    seed: int = 0,
+) -> tuple[float, float]:
+    """A bootstrap interval for ``percentile(a, q) / percentile(b, q)``: each bot's clicks
+    resampled ``rounds`` times. A p99 rests on a run's ten slowest clicks, so this says how
+    much of a difference between two runs' ratios is only which clicks happened to be slow
+    (not the machine drifting between runs, which it cannot see). nan for no values."""
+    if not a or not b:
+        return float("nan"), float("nan")
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(rounds):
+        floor = percentile(rng.choices(b, k=len(b)), q)
+        if floor > 0:
+            ratios.append(percentile(rng.choices(a, k=len(a)), q) / floor)
+    tail = (1 - level) / 2 * 100
+    return percentile(ratios, tail), percentile(ratios, 100 - tail)
 
 
 def ms(seconds: float) -> str:

@@ -1,11 +1,14 @@
-"""The load benchmark's charging of message calls to the moves that caused them."""
+"""The load benchmark's statistics: message calls charged to the moves that caused them, and
+the bootstrap interval of the p99 ratio."""
 
 from __future__ import annotations
 
+import math
+import random
 from types import SimpleNamespace
 from typing import Any
 
-from bench.loadgen.stats import rest_by_move_route
+from bench.loadgen.stats import ratio_interval, rest_by_move_route
 
 TABLE, DM_ANN, DM_BEA, ELSEWHERE = 100, 200, 201, 999
 
@@ -47,3 +50,26 @@ def test_each_call_counts_for_the_last_move_of_its_game_before_it() -> None:
 def test_a_move_with_no_calls_after_it_still_counts_as_a_move() -> None:
     out = rest_by_move_route([], [], [(0, 1.0, "table")], slot_of, fake())
     assert out == {"table": {"moves": 1}}
+
+
+def _latencies(count: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    return [0.002 + rng.expovariate(1000) for _ in range(count)]
+
+
+def test_the_p99_ratio_interval_holds_the_true_ratio_and_narrows_with_more_clicks() -> None:
+    floor_small, floor_large = _latencies(300, 1), _latencies(5_000, 2)
+    bot_small = [1.8 * x for x in _latencies(300, 3)]  # the same shape, 1.8 times as slow
+    bot_large = [1.8 * x for x in _latencies(5_000, 4)]
+    low, high = ratio_interval(bot_small, floor_small, 99, rounds=300)
+    assert low < 1.8 < high
+    low_large, high_large = ratio_interval(bot_large, floor_large, 99, rounds=200)
+    assert low_large < 1.8 < high_large
+    assert high_large - low_large < (high - low) / 2
+
+
+def test_the_p99_ratio_interval_is_repeatable_and_empty_without_clicks() -> None:
+    bot, floor = _latencies(500, 5), _latencies(500, 6)
+    assert ratio_interval(bot, floor, 99, rounds=200) == ratio_interval(bot, floor, 99, rounds=200)
+    assert all(math.isnan(x) for x in ratio_interval([], floor, 99))
+    assert all(math.isnan(x) for x in ratio_interval(bot, [], 99))
