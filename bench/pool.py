@@ -1,0 +1,98 @@
+"""Pool several runs of the load benchmark: one figure per (N, R) from all their clicks.
+
+    .venv/bin/python bench/load.py --sizes 500 --rates 50 --no-429 --no-startup --json /tmp/r1.json
+    ...                                                                       (more runs)
+    .venv/bin/python bench/pool.py /tmp/r1.json /tmp/r2.json /tmp/r3.json
+
+One run's p99 rests on its ten slowest clicks, and this machine drifts between runs; whether a
+ratio target is met is better judged on the clicks of several runs together. Prints, per (N, R):
+runs, clicks, both bots' p50 and p99 over all the runs' clicks, their ratios (p99 with a 90%
+bootstrap interval), CPU per click (all the runs' CPU over all their clicks) and REST calls per
+applied move beyond the answers (all the calls over all the moves).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.loadgen.report import ANSWER_ROUTE
+from bench.loadgen.stats import percentile, ratio, ratio_interval
+
+
+@dataclass
+class Pooled:
+    runs: int = 0
+    bot: list[float] = field(default_factory=list)  # ms, each answered click
+    floor: list[float] = field(default_factory=list)
+    clicks: int = 0  # the cells' click counts, for CPU per click
+    bot_cpu: float = 0.0  # seconds, as the runs store it
+    floor_cpu: float = 0.0
+    moves: int = 0
+    calls: int = 0  # REST calls beyond the answers
+
+
+def pool(runs: Iterable[dict[str, Any]]) -> dict[tuple[int, float], Pooled]:
+    """The runs' cells and clicks (``bench/load.py --json`` output), grouped by (N, R)."""
+    out: dict[tuple[int, float], Pooled] = {}
+    for run in runs:
+        for cell in run["cells"]:
+            p = out.setdefault((cell["n"], float(cell["rate"])), Pooled())
+            p.runs += 1
+            p.clicks += cell["clicks"]
+            p.bot_cpu += cell["cpu_per_click"] * cell["clicks"]
+            p.floor_cpu += cell["null_cpu_per_click"] * cell["clicks"]
+            p.moves += cell["moves"]
+            p.calls += sum(v for k, v in cell["routes"].items() if k != ANSWER_ROUTE)
+        for click in run["clicks"]:
+            p = out[(click["n"], float(click["rate"]))]
+            if click["bot"] is not None:
+                p.bot.append(click["bot"])
+            if click["floor"] is not None:
+                p.floor.append(click["floor"])
+    return out
+
+
+def render(pooled: dict[tuple[int, float], Pooled]) -> str:
+    lines = [
+        "| N | R/s | runs | clicks | bot p50 | p99 | floor p50 | p99 | ratio p50 "
+        "| ratio p99 (90% interval) | CPU per click bot / floor "
+        "| REST per move beyond the answer |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (n, rate), p in sorted(pooled.items()):
+        b50, b99 = percentile(p.bot, 50), percentile(p.bot, 99)
+        f50, f99 = percentile(p.floor, 50), percentile(p.floor, 99)
+        low, high = ratio_interval(p.bot, p.floor, 99)
+        interval = f" ({low:.2f}–{high:.2f})" if low == low and high == high else ""
+        cpu_bot = p.bot_cpu * 1000 / p.clicks if p.clicks else float("nan")
+        cpu_floor = p.floor_cpu * 1000 / p.clicks if p.clicks else float("nan")
+        rest = f"{p.calls / p.moves:.2f}" if p.moves else "–"
+        lines.append(
+            f"| {n} | {rate:g} | {p.runs} | {len(p.bot)} | {b50:.1f} | {b99:.1f} | {f50:.1f} "
+            f"| {f99:.1f} | {ratio(b50, f50)} | {_ratio2(b99, f99)}{interval} "
+            f"| {cpu_bot:.1f} / {cpu_floor:.1f} ({ratio(cpu_bot, cpu_floor)}) | {rest} |"
+        )
+    return "\n".join(lines)
+
+
+def _ratio2(a: float, b: float) -> str:
+    return f"{a / b:.2f}x" if a == a and b == b and b > 0 else "–"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", type=Path, help="bench/load.py --json files")
+    args = parser.parse_args(argv)
+    print(render(pool(json.loads(path.read_text()) for path in args.runs)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+"""Pooling several load-benchmark runs (bench/pool.py): one figure per (N, R) from all clicks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.pool import pool, render
+
+ANSWER = "answer (interaction callback)"
+
+
+def run(
+    n: int, bot: list[float], floor: list[float | None], cpu: float, routes: dict[str, int]
+) -> Any:
+    """A ``bench/load.py --json`` run with one cell: its clicks' answer times in ms."""
+    clicks = [{"n": n, "rate": 50.0, "bot": b, "floor": f} for b, f in zip(bot, floor, strict=True)]
+    cell = {
+        "n": n,
+        "rate": 50,
+        "clicks": len(clicks),
+        "cpu_per_click": cpu,  # seconds, as bench/load.py stores it
+        "null_cpu_per_click": 0.001,
+        "moves": len(clicks) // 2,
+        "routes": routes,
+    }
+    return {"cells": [cell], "clicks": clicks}
+
+
+def test_the_cells_of_several_runs_pool_into_one_figure_per_size_and_rate() -> None:
+    first = run(500, [4.0] * 10, [2.0] * 10, 0.004, {ANSWER: 10, "PATCH DM": 8})
+    second = run(500, [6.0] * 30, [2.0, None] * 15, 0.002, {ANSWER: 30, "PATCH DM": 22})
+    other = run(50, [3.0] * 4, [1.0] * 4, 0.003, {ANSWER: 4})
+    pooled = pool([first, second, other])
+
+    cell = pooled[(500, 50.0)]
+    assert cell.runs == 2
+    assert len(cell.bot) == 40 and len(cell.floor) == 25  # an unanswered floor click left out
+    assert cell.clicks == 40
+    assert abs(cell.bot_cpu * 1000 / cell.clicks - 2.5) < 1e-9  # (10 x 4 ms + 30 x 2 ms) / 40
+    assert cell.calls == 30 and cell.moves == 20  # the answers are not counted
+    assert pooled[(50, 50.0)].runs == 1
+
+    table = render(pooled)
+    row = next(line for line in table.splitlines() if line.startswith("| 500 | 50 |"))
+    # 40 clicks | bot p50 6.0, p99 6.0 | floor 2.0 and 2.0 | 3.0x at both | CPU 2.5 / 1.0 | 1.50
+    assert row.startswith("| 500 | 50 | 2 | 40 | 6.0 | 6.0 | 2.0 | 2.0 | 3.0x | 3.00x (3.00–3.00)")
+    assert row.endswith("| 2.5 / 1.0 (2.5x) | 1.50 |")
