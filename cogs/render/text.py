@@ -9,24 +9,16 @@ from engine import cards
 
 
 def humanize(text: str, names: Mapping[str, str]) -> str:
-    """Replace engine player ids (Discord user ids as text) with display names."""
+    """Replace engine player ids (Discord user ids as text; bots' seats negative) with display
+    names. One pattern finds every id-shaped number, so nothing is compiled per table of
+    players (a cache of such patterns thrashed once a process had more tables than it held)."""
     if not names:
         return text
-    pattern = _pattern(tuple(sorted(names, key=len, reverse=True)))
-    return pattern.sub(lambda m: names[m.group(0)], text)
+    return _PLAYER_ID.sub(lambda m: names.get(m.group(0), m.group(0)), text)
 
 
-_PATTERNS: dict[tuple[str, ...], re.Pattern[str]] = {}
-
-
-def _pattern(ids: tuple[str, ...]) -> re.Pattern[str]:
-    found = _PATTERNS.get(ids)
-    if found is None:
-        found = re.compile(r"(?<![\w@])(?:" + "|".join(re.escape(i) for i in ids) + r")(?!\w)")
-        if len(_PATTERNS) > 512:  # bounded: one entry per distinct table of players
-            _PATTERNS.clear()
-        _PATTERNS[ids] = found
-    return found
+# A whole number not inside a word and not a mention's (``<@123>`` stays a mention).
+_PLAYER_ID = re.compile(r"(?<![\w@])-?\d+(?!\w)")
 
 
 def standard_card(code: str) -> str:
