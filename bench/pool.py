@@ -77,14 +77,10 @@ def render(pooled: dict[tuple[int, float], Pooled]) -> str:
         rest = f"{p.calls / p.moves:.2f}" if p.moves else "–"
         lines.append(
             f"| {n} | {rate:g} | {p.runs} | {len(p.bot)} | {b50:.1f} | {b99:.1f} | {f50:.1f} "
-            f"| {f99:.1f} | {ratio(b50, f50)} | {_ratio2(b99, f99)}{interval} "
+            f"| {f99:.1f} | {ratio(b50, f50)} | {ratio(b99, f99, 2)}{interval} "
             f"| {cpu_bot:.1f} / {cpu_floor:.1f} ({ratio(cpu_bot, cpu_floor)}) | {rest} |"
         )
     return "\n".join(lines)
-
-
-def _ratio2(a: float, b: float) -> str:
-    return f"{a / b:.2f}x" if a == a and b == b and b > 0 else "–"
 
 
 def main(argv: list[str] | None = None) -> None:

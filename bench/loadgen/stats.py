@@ -57,10 +57,10 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f}"
 
 
-def ratio(a: float, b: float) -> str:
+def ratio(a: float, b: float, digits: int = 1) -> str:
     if a != a or b != b or b <= 0:
         return "–"
-    return f"{a / b:.1f}x"
+    return f"{a / b:.{digits}f}x"
 
 
 def route_of(method: str, path: str, fake: FakeDiscord) -> str:
