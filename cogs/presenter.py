@@ -39,6 +39,7 @@ MAX_RETRIES = 6
 # Clock polls (CLOCK_POLL_SECONDS) one process may spend drawing a game before another may
 # take over; also how long a change may stay unshown before another process redraws it.
 DRAW_LEASE_POLLS = 10
+TABLE = 0  # the table's key among a game's messages in flight (a DM's is its member's id)
 
 Job = Callable[[Session], Awaitable[None]]
 
@@ -64,6 +65,10 @@ class Presenter:
         self.bot = bot
         self._pending: dict[int, Pending] = {}
         self._workers: dict[int, asyncio.Task[None]] = {}
+        # (game, TABLE or member id) -> whether a click's answer redrew that message while
+        # our edit of it was in flight. Kept here, not on the session: after a failed write
+        # the click path works on a new copy of the game while the worker draws the old one.
+        self._in_flight: dict[tuple[int, int], bool] = {}
 
     # -- asking ---------------------------------------------------------------------------
     def update(
@@ -117,7 +122,7 @@ class Presenter:
                 await self._guard(session, getattr(job, "__name__", "job"), job(session))
             if drawing and await self._end(session, ok, drew):
                 # Another process moved the game while we drew it: draw the newest too.
-                self.update(session)
+                self._again(session)
             if not ok and pending.retries < MAX_RETRIES:
                 # Discord kept failing: try again later, so a stored move is always shown.
                 retries = pending.retries + 1
@@ -171,8 +176,31 @@ class Presenter:
             return False
 
     def _retry(self, session: Session, table: bool, retries: int) -> None:
-        self.update(session, table=table, dms=True)
+        self._again(session, table=table)
         self._pending[session.id].retries = retries
+
+    def _again(self, session: Session, table: bool = True, dms: bool = True) -> None:
+        """Draw the game once more after this pass, from the copy a click left pending if
+        there is one (never replacing a newer copy with the one just drawn)."""
+        pending = self._pending.get(session.id)
+        self.update(pending.session if pending else session, table=table, dms=dms)
+
+    def _sent(self, game_id: int, part: int) -> None:
+        """An edit of this message is about to be sent."""
+        self._in_flight[(game_id, part)] = False
+
+    def _landed(self, game_id: int, part: int) -> bool:
+        """That edit is done (or failed): True if a click's answer redrew the message
+        meanwhile, so ours, drawn earlier, may have landed after it."""
+        return self._in_flight.pop((game_id, part), False)
+
+    def _answered(self, game_id: int, part: int) -> bool:
+        """A click's answer redrew this message: True if no edit of ours is in flight (what
+        the answer drew is what stays), else that edit is marked to be drawn again."""
+        if (game_id, part) in self._in_flight:
+            self._in_flight[(game_id, part)] = True
+            return False
+        return True
 
     async def _guard(self, session: Session, what: str, work: Awaitable[bool | None]) -> bool:
         try:
@@ -191,11 +219,9 @@ class Presenter:
 
     def answered_table(self, session: Session) -> None:
         """The click's own answer drew the table as it is now (type 7)."""
-        shown = session.shown
-        if shown.table_busy:
-            shown.table_stale = True  # an older edit may land after it: draw again after
-        else:
-            shown.table = table_key(session)
+        # With an older edit in flight, it may land after the answer: draw again after it.
+        answered = self._answered(session.id, TABLE)
+        session.shown.table = table_key(session) if answered else None
 
     async def refresh_table(self, session: Session) -> bool:
         """Edit the table in place (repost it when it is old or gone). False on failure."""
@@ -207,16 +233,15 @@ class Presenter:
             and not self.table_is_old(session)
         ):
             return True
-        shown.table_busy = True
-        shown.table_stale = False
+        self._sent(session.id, TABLE)
         try:
             done = await self._draw_table(session)
         finally:
-            shown.table_busy = False
+            redrawn = self._landed(session.id, TABLE)
         if done:
-            shown.table = None if shown.table_stale else version
-            if shown.table_stale or table_key(session) != version:
-                self.update(session, dms=False)
+            shown.table = None if redrawn else version
+            if redrawn or table_key(session) != version:
+                self._again(session, dms=False)
         return done
 
     async def _draw_table(self, session: Session) -> bool:
@@ -283,12 +308,20 @@ class Presenter:
         screen = show.hand(session, user_id, dm=True)
         try:
             if seat.dm_channel_id and seat.dm_message_id:
+                self._sent(session.id, user_id)
                 try:
                     await self.edit(seat.dm_channel_id, seat.dm_message_id, screen)
-                    session.shown.dms[user_id] = key
-                    return
+                    edited = True
                 except discord.NotFound:
-                    pass  # deleted by the player: send a fresh one
+                    edited = False  # deleted by the player: send a fresh one
+                finally:
+                    redrawn = self._landed(session.id, user_id)
+                if edited:
+                    if redrawn:
+                        self._again(session, table=False)  # ours may have hidden a newer answer
+                    else:
+                        session.shown.dms[user_id] = key
+                    return
             # Opening the DM channel is one call, with no user lookup (no member cache needed).
             data = await self.bot.http.start_private_message(user_id)
             channel_id = int(data["id"])
@@ -304,7 +337,10 @@ class Presenter:
 
     def answered_dm(self, session: Session, user_id: int) -> None:
         """The click's own answer redrew this member's DM."""
-        session.shown.dms[user_id] = show.dm_key(session, user_id)
+        if self._answered(session.id, user_id):
+            session.shown.dms[user_id] = show.dm_key(session, user_id)
+        else:
+            session.shown.dms.pop(user_id, None)  # an older edit may land after it
 
     async def _dms_closed(self, session: Session, user_id: int) -> None:
         seat = session.seat(user_id)

@@ -40,8 +40,6 @@ class Shown:
     """What Discord shows now (memory only: after a restart everything is redrawn once)."""
 
     table: Any = None  # the state drawn on the table message (presenter.table_key)
-    table_busy: bool = False  # a table edit is in flight
-    table_stale: bool = False  # something changed the table while an edit was in flight
     dms: dict[int, Any] = field(default_factory=dict)  # user id -> key of what the DM shows
 
 

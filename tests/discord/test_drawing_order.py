@@ -1,0 +1,87 @@
+"""An older picture never stays on top of a click's newer answer.
+
+The presenter draws a game from the copy it was given. After a failed write the click path
+drops the cached copy and works on a new one, so a click can be answered (its message redrawn,
+type 7) while the presenter's edit of that same message, drawn from the old copy, is still in
+flight. When that edit lands after the answer, the message must be drawn again: with two
+processes on one database this left a DM showing buttons three moves old, for good.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from cogs import components, show
+from cogs.clock import now
+from cogs.render.spec import Screen
+from tests.discord.driver import Table, message_text
+
+
+@pytest.mark.parametrize("part", ["table", "dm"])
+async def test_an_edit_landing_after_a_newer_answer_is_drawn_over(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch, part: str
+) -> None:
+    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    bot = table.bot
+    presenter = bot.presenter
+    await presenter.idle()
+    old = await table.session()
+    assert old.game is not None
+    mover = next(p for p in old.game.players if old.game.legal_actions(p))
+    action = next(a for a in old.game.legal_actions(mover) if a.pick is None)
+    seat = old.seat(int(mover))
+    assert seat is not None and seat.dm_channel_id and seat.dm_message_id
+    if part == "table":
+        assert old.row.table_message_id is not None
+        target = (old.row.channel_id, old.row.table_message_id)
+    else:
+        target = (seat.dm_channel_id, seat.dm_message_id)
+
+    def current() -> str:
+        if part == "table":
+            return message_text(table.table_message())
+        message = table.dm_message(mover)
+        assert message is not None
+        return message_text(message)
+
+    # The presenter's next edit of that message waits until the click below is answered.
+    release, waiting = asyncio.Event(), asyncio.Event()
+    held: list[Screen] = []
+    edit = presenter.edit
+
+    async def slow_edit(channel_id: int, message_id: int, screen: Screen) -> None:
+        if (channel_id, message_id) == target and not held:
+            held.append(screen)
+            waiting.set()
+            await release.wait()
+        await edit(channel_id, message_id, screen)
+
+    monkeypatch.setattr(presenter, "edit", slow_edit)
+    old.shown.table = None
+    old.shown.dms.clear()
+    presenter.update(old, table=part == "table", dms=part == "dm")
+    await asyncio.wait_for(waiting.wait(), 5)
+
+    # A click on a new copy of the game (the cache was dropped), answered by redrawing the
+    # message it was made on, as the click path does.
+    bot.sessions.forget(old.id)
+    new = await table.session()
+    assert new is not old
+    async with bot.sessions.lock(new.id):
+        await bot.sessions.apply(new, int(mover), action.id, now())
+    answer = show.table(new) if part == "table" else show.hand(new, int(mover), dm=True)
+    assert components.payload(answer) != components.payload(held[0]), "the move changed nothing"
+    await presenter.edit(*target, answer)
+    if part == "table":
+        presenter.answered_table(new)
+    else:
+        presenter.answered_dm(new, int(mover))
+    presenter.update(new)
+    answered = current()
+
+    release.set()  # the older picture lands after the answer...
+    await asyncio.wait_for(presenter.idle(), 5)
+    assert current() == answered  # ...and is drawn over again
