@@ -228,6 +228,9 @@ async def send(
         except ValueError:  # the message no longer shows it
             final = None
             await asyncio.sleep(0.05)
+            # The other side's move may have been stored meanwhile and redrawn this message
+            # with the newer version, where this action still counts: look for it there.
+            version = table.snap().version
     raise AssertionError(f"{action} never stayed on {user}'s {route} long enough to click")
 
 
