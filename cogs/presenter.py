@@ -112,7 +112,7 @@ class Presenter:
             session = pending.session
             if session.game is None:
                 continue
-            drawing, drew = await self._begin(session)
+            drawing, leased = await self._begin(session)
             ok = True
             if drawing and pending.table:
                 ok &= await self._guard(session, "table", self.refresh_table(session))
@@ -120,9 +120,9 @@ class Presenter:
                 ok &= await self._guard(session, "DMs", self.update_dms(session))
             for job in pending.jobs:
                 await self._guard(session, getattr(job, "__name__", "job"), job(session))
-            if drawing and await self._end(session, ok, drew):
+            if leased is not None and (newest := await self._end(session, ok, leased)):
                 # Another process moved the game while we drew it: draw the newest too.
-                self._again(session)
+                self._again(newest)
             if not ok and pending.retries < MAX_RETRIES:
                 # Discord kept failing: try again later, so a stored move is always shown.
                 retries = pending.retries + 1
@@ -136,17 +136,17 @@ class Presenter:
     # editing one message at once could leave the older picture last. A process that finds
     # another drawing leaves it to that one, which draws again if the game moved meanwhile;
     # if it dies, its lease runs out and another redraws (timers.redraw_orphans).
-    async def _begin(self, session: Session) -> tuple[bool, int]:
+    async def _begin(self, session: Session) -> tuple[bool, int | None]:
         """Take the game's drawing: (False if another process is drawing it now, the
-        revision about to be drawn)."""
+        revision about to be drawn if this process took the drawing, to give it back)."""
         sessions = self.bot.sessions
         if not sessions.shared or sessions.cached(session.id) is not session:
-            return True, session.row.rev
+            return True, None
         try:
             lease = DRAW_LEASE_POLLS * self.bot.settings.clock_poll
             took = await self.bot.store.take_drawing(session.id, sessions.process, lease)
             if took is None:
-                return False, session.row.rev
+                return False, None
             if not took:
                 session.shown = Shown()  # another process drew it last: assume nothing
             async with sessions.lock(session.id):
@@ -155,25 +155,24 @@ class Presenter:
             log_failure(f"game {session.id}: take drawing", error)
         return True, session.row.rev
 
-    async def _end(self, session: Session, ok: bool, drew: int) -> bool:
+    async def _end(self, session: Session, ok: bool, drew: int) -> Session | None:
         """Give the drawing back, the game shown as of revision ``drew`` (taken when the
-        drawing began: a click may bring the cached game further meanwhile); True if it
-        moved since (brought up to date, to be drawn again)."""
+        drawing began: a click may bring the cached game further meanwhile). If it moved
+        since: the game as it is now, to be drawn again (other processes left it to us)."""
         sessions = self.bot.sessions
-        if not sessions.shared or sessions.cached(session.id) is not session:
-            return False
         try:
             rev = await self.bot.store.end_drawing(
                 session.id, sessions.process, drew if ok and drew >= 0 else None
             )
-            if rev is None or rev == drew:
-                return False
+            if rev is None or rev == drew or not ok:
+                return None
             async with sessions.lock(session.id):
-                await sessions.refresh(session)
-            return ok
+                # The cached copy, brought up to date; a new one if a failed write dropped
+                # the copy just drawn.
+                return await sessions.get(session.id)
         except Exception as error:
             log_failure(f"game {session.id}: end drawing", error)
-            return False
+            return None
 
     def _retry(self, session: Session, table: bool, retries: int) -> None:
         self._again(session, table=table)

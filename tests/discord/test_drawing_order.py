@@ -17,7 +17,8 @@ import pytest
 from cogs import components, show
 from cogs.clock import now
 from cogs.render.spec import Screen
-from tests.discord.driver import Table, message_text
+from db.script import one, single
+from tests.discord.driver import Table, controls, message_text
 
 
 @pytest.mark.parametrize("part", ["table", "dm"])
@@ -85,3 +86,53 @@ async def test_an_edit_landing_after_a_newer_answer_is_drawn_over(
     release.set()  # the older picture lands after the answer...
     await asyncio.wait_for(presenter.idle(), 5)
     assert current() == answered  # ...and is drawn over again
+
+
+async def test_a_copy_dropped_while_drawn_gives_the_drawing_back_and_the_newest_is_drawn(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a shared database, one process at a time draws a game and the others leave it
+    to that one. If a failed write drops the copy being drawn, the drawing is still given
+    back and, since the game moved meanwhile, drawn again from the game as stored."""
+    bot = simcord_env.bot
+    if not bot.sessions.shared:
+        pytest.skip("one process on SQLite: no drawing to share")
+    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    presenter = bot.presenter
+    await presenter.idle()
+    old = await table.session()
+    assert old.game is not None and old.row.table_message_id is not None
+    target = (old.row.channel_id, old.row.table_message_id)
+    release, waiting = asyncio.Event(), asyncio.Event()
+    edit = presenter.edit
+
+    async def slow_edit(channel_id: int, message_id: int, screen: Screen) -> None:
+        if (channel_id, message_id) == target and not waiting.is_set():
+            waiting.set()
+            await release.wait()
+        await edit(channel_id, message_id, screen)
+
+    monkeypatch.setattr(presenter, "edit", slow_edit)
+    old.shown.table = None
+    presenter.update(old, dms=False)
+    await asyncio.wait_for(waiting.wait(), 5)
+
+    # Meanwhile the game moves (as another process would move it: nobody here asks for a
+    # drawing) and this process drops its copy.
+    bot.sessions.forget(old.id)
+    mover = next(p for p in old.game.players if old.game.legal_actions(p))
+    action = next(a for a in old.game.legal_actions(mover) if a.pick is None)
+    moved = await table.session()
+    async with bot.sessions.lock(moved.id):
+        await bot.sessions.apply(moved, int(mover), action.id, now())
+    bot.sessions.forget(old.id)
+
+    release.set()
+    await asyncio.wait_for(presenter.idle(), 5)
+    drawing = await bot.store.backend.read(
+        lambda: single(one("SELECT draw_by, drawn, rev FROM games WHERE id = ?", old.id))
+    )
+    assert drawing[0] is None, "the drawing was never given back"
+    assert drawing[1] == drawing[2], "the move was never drawn"
+    shown = {c.custom_id for c in controls(table.table_message())}
+    assert f"g:{old.id}:{moved.version}:*" in shown, shown
