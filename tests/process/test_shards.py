@@ -114,6 +114,17 @@ class Reader:
         )
         return dict(row) if row is not None else {}
 
+    def clocks(self, game_id: int) -> dict[str, Any]:
+        """The game's clocks and next wake-up (for failure messages)."""
+        row = self._call(
+            self.conn.fetchrow(
+                "SELECT clocks, wake_at, extract(epoch from clock_timestamp()) AS now"
+                " FROM games WHERE id = $1",
+                game_id,
+            )
+        )
+        return dict(row) if row is not None else {}
+
     def close(self) -> None:
         self._call(self.conn.close())
         self.loop.call_soon_threadsafe(self.loop.stop)
@@ -308,7 +319,9 @@ async def test_a_game_served_by_both_processes_then_by_the_survivor(cluster: Clu
         channel,
         players,
         5,
-        {"target": 200, "bots": 1},
+        # The deal is the bot process's own (not pinned): with the highest target no deal
+        # ends the game within the turns played here (200 ended it in one round now and then).
+        {"target": 10_000, "bots": 1},
         reader=cluster.reader.snapshot,
     )
     humans = {str(fake.user_id(n)) for n in players}
@@ -393,11 +406,23 @@ async def human_turn(table: Table, humans: set[str], timeout: float = 75.0) -> S
 
     def ready() -> Snapshot | None:
         snap = table.snap()
+        assert snap.status == "active", f"the game ended at v{snap.version}: {snap.moves}"
         game = snap.game()
         current = game.view(None).get("current")
         return snap if current in humans and game.legal_actions(current) else None
 
-    return await poll(ready, timeout)
+    try:
+        return await poll(ready, timeout)
+    except TimeoutError:
+        assert READER is not None
+        snap = table.snap()
+        game = snap.game()
+        legal = {p: [a.id for a in game.legal_actions(p)] for p in game.players}
+        raise AssertionError(
+            f"no member's turn came: {snap.status} v{snap.version}, current"
+            f" {game.view(None).get('current')}, legal {legal}, moves {snap.moves},"
+            f" clocks {READER.clocks(table.game_id)}"
+        ) from None
 
 
 def uno_choice(rng: random.Random, game: engine.Game, humans: set[str]) -> tuple[str, str]:
