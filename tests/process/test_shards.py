@@ -104,22 +104,11 @@ class Reader:
         return {int(r[0]) for r in rows}
 
     def drawing(self, game_id: int) -> dict[str, Any]:
-        """Who draws the game and how far (for failure messages)."""
+        """Who draws the game and how far, and its clocks (for failure messages)."""
         row = self._call(
             self.conn.fetchrow(
-                "SELECT version, rev, drawn, draw_by, draw_owner, updated_at,"
+                "SELECT version, rev, drawn, draw_by, draw_owner, updated_at, clocks, wake_at,"
                 " extract(epoch from clock_timestamp()) AS now FROM games WHERE id = $1",
-                game_id,
-            )
-        )
-        return dict(row) if row is not None else {}
-
-    def clocks(self, game_id: int) -> dict[str, Any]:
-        """The game's clocks and next wake-up (for failure messages)."""
-        row = self._call(
-            self.conn.fetchrow(
-                "SELECT clocks, wake_at, extract(epoch from clock_timestamp()) AS now"
-                " FROM games WHERE id = $1",
                 game_id,
             )
         )
@@ -421,7 +410,7 @@ async def human_turn(table: Table, humans: set[str], timeout: float = 75.0) -> S
         raise AssertionError(
             f"no member's turn came: {snap.status} v{snap.version}, current"
             f" {game.view(None).get('current')}, legal {legal}, moves {snap.moves},"
-            f" clocks {READER.clocks(table.game_id)}"
+            f" clocks and drawing {READER.drawing(table.game_id)}"
         ) from None
 
 
