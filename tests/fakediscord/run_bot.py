@@ -268,6 +268,17 @@ def weaken_sqlite_sync(level: str) -> None:
     SqliteBackend._connect = weakened  # type: ignore[method-assign]
 
 
+def pin_deals(seed: str) -> None:
+    """Tests: the seeds this process picks for new games (`secrets.randbits` at /newgame and
+    Play again, its only source of chance: bots and timers derive theirs from the game's seed)
+    follow from ``seed``, so a whole-process test deals the same cards on every run and a
+    failure can be replayed."""
+    import random
+    import secrets
+
+    secrets.randbits = random.Random(seed).getrandbits  # type: ignore[assignment]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base_url", help="FakeDiscord.base_url, e.g. http://127.0.0.1:8123")
@@ -282,6 +293,9 @@ def main(argv: list[str] | None = None) -> None:
             sys.path.insert(0, path)
     module = importlib.import_module(args.module)
     del sys.argv[1:]  # the bot's own command line is empty here: these were run_bot's
+    seed = os.environ.get("RUN_BOT_SEED")  # tests: pinned deals
+    if seed:
+        pin_deals(seed)
     profile = os.environ.get("RUN_BOT_PROFILE")  # benchmarks: where to write a cProfile dump
     if profile:
         import cProfile

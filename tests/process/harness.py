@@ -61,6 +61,7 @@ class BotProcess:
             "LOG_LEVEL": "INFO",
             "PYTHONUNBUFFERED": "1",
             "CARD_EMOJIS": "off",  # tests about faces turn them on
+            "RUN_BOT_SEED": str(SEED),  # the same deals on every run (CRASH_TEST_SEED)
             **(env or {}),
         }
         self.proc: asyncio.subprocess.Process | None = None
