@@ -62,7 +62,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rates", type=float, nargs="+", help="clicks per second (R)")
     parser.add_argument("--clicks", type=int, help="measured clicks per (N, R) (default 1000)")
     parser.add_argument("--warmup", type=int, help="unmeasured clicks before each window")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the click policy")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the click policy and of the bot's deals"
+    )
     parser.add_argument(
         "--bot-env",
         action="append",

@@ -118,8 +118,8 @@ def _header(command: str, args: argparse.Namespace, results: dict[str, Any]) -> 
         f"{results['load'][0]:.1f} at the start, {results['load'][1]:.1f} at the end); "
         f"{results['seconds']:.0f} s in all. Database: {results.get('database', 'SQLite')}. "
         f"{args.clicks} measured clicks per (N, R) after {args.warmup} warm-up clicks; "
-        "policy seed "
-        f"{args.seed}. Times in ms; the do-nothing bot (`bench/nullbot.py`) gets the same clicks "
+        f"seed {args.seed} (the click policy and the bot's deals). Times in ms; the do-nothing "
+        "bot (`bench/nullbot.py`) gets the same clicks "
         "on copies of the same messages at the same offsets.",
         "",
     ]

@@ -189,7 +189,8 @@ async def run_size(
     fake, layout = make_world(n, opts.world)
     workdir = opts.workdir / f"n{n}"
     workdir.mkdir(parents=True, exist_ok=True)
-    env = dict(opts.bot_env)
+    # The bot's deals follow the seed too (run_bot.py), so runs differ only in their timing.
+    env = {"RUN_BOT_SEED": str(opts.seed), **opts.bot_env}
     phases_path = workdir / "phases.jsonl"
     if opts.phases:
         env["RUN_BOT_PHASES"] = str(phases_path)
