@@ -185,8 +185,11 @@ class Timers(commands.Cog):
         choice = await self._decide(session, turn)
         async with self.sessions.lock(game_id):
             current = await self.sessions.get(game_id)
-            if current is None or current.version != turn.version:
-                return True  # the game moved on meanwhile: look again
+            seat = current.seat(int(turn.player)) if current is not None else None
+            if current is None or current.version != turn.version or not (seat and seat.is_bot):
+                # The game moved on meanwhile, or the member took the seat back ("I'm back"
+                # changes no version): look again.
+                return True
             return await self._apply(current, int(turn.player), choice, now())
 
     # -- the four clocks ------------------------------------------------------------------------

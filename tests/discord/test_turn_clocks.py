@@ -3,6 +3,8 @@ and clocks that survive a restart exactly once."""
 
 from __future__ import annotations
 
+from cogs.clock import now
+from db import SeatChange
 from tests.discord.driver import Table, message_text
 
 TIMER = 30  # seconds per turn in these tests
@@ -284,3 +286,35 @@ async def test_a_clock_that_stores_the_game_ends_its_claim_with_no_more_writes(s
         await simcord_env.advance_time(1)
         assert writes == []
         assert await store.next_wake() == (await table.session()).row.wake_at
+
+
+async def test_a_member_back_while_their_bot_thinks_keeps_the_turn(simcord_env) -> None:
+    """ "I'm back" pressed while the seat's bot is still deciding: the bot's choice is dropped
+    and the turn waits for the member (the bot used to move for them anyway)."""
+    table = await Table.start(simcord_env, "uno", 2, seed=3, turn_timer=0)
+    mover = await current(table)
+    timers = simcord_env.bot.get_cog("Timers")
+    decide = timers._decide
+    sessions = simcord_env.bot.sessions
+    answers: list = []
+
+    async def slow_decide(session, turn):  # type: ignore[no-untyped-def]
+        if turn.player == mover and not answers:
+            # The member comes back (what /back stores) before the bot has made up its mind.
+            async with sessions.lock(table.game_id):
+                seated = await sessions.get(table.game_id)
+                back = SeatChange(int(mover), False, None, None, 0)
+                await sessions.change_seat(seated, back, now())
+            answers.append(back)
+        return await decide(session, turn)
+
+    timers._decide = slow_decide
+    moves_before = len(await table.bot.store.moves(table.game_id))
+    ask = await table.members[mover].slash(table.channel, "leave")
+    await table.members[mover].click(ask.response, label="Leave the game")
+    assert answers, "the bot never thought about the member's seat"
+    seat = (await table.session()).seat(int(mover))
+    assert seat is not None and not seat.is_bot
+    # Nobody moved for them: the turn is still theirs.
+    assert len(await table.bot.store.moves(table.game_id)) == moves_before
+    assert await current(table) == mover
