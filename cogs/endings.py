@@ -96,7 +96,12 @@ class Endings(commands.Cog):
         assert outcome is not None
         ping = [int(w) for w in outcome.winners if int(w) in members]
         again = Screen(rows=[[Button("Play again", ids.again(session.id), "primary", emoji="🔁")]])
-        await self.bot.presenter.post(session, text, ping=ping, screen=again)
+        try:
+            await self.bot.presenter.post(session, text, ping=ping, screen=again)
+        except Exception:
+            if shared:  # the presenter retries this job: let the retry claim it again
+                await self.bot.store.release_announcement(session.id)
+            raise
         await self.bot.store.mark_announced(session.id)
         session.row.announced = True
 

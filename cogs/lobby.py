@@ -407,6 +407,10 @@ class Lobby(commands.Cog):
         """Post the table; if this channel refuses the bot's messages, go back to the lobby
         and say why (never a running game nobody can see)."""
         presenter = self.bot.presenter
+        if session.row.table_message_id is not None:
+            # Run again after a failure later on (the presenter retries): posted once.
+            presenter.update(session, table=False, dms=True)
+            return
         try:
             await presenter.post_table(session)
         except discord.Forbidden:

@@ -110,24 +110,30 @@ class Presenter:
     async def _work(self, game_id: int) -> None:
         while (pending := self._pending.pop(game_id, None)) is not None:
             session = pending.session
-            if session.game is None:
-                continue
-            drawing, leased = await self._begin(session)
+            # A lobby has no table or DMs to draw, but may have jobs (closing its message).
+            drawing, leased = (False, None)
+            if session.game is not None:
+                drawing, leased = await self._begin(session)
             ok = True
             if drawing and pending.table:
                 ok &= await self._guard(session, "table", self.refresh_table(session))
             if drawing and pending.dms:
                 ok &= await self._guard(session, "DMs", self.update_dms(session))
-            for job in pending.jobs:
-                await self._guard(session, getattr(job, "__name__", "job"), job(session))
+            failed = [
+                job
+                for job in pending.jobs
+                if not await self._guard(session, getattr(job, "__name__", "job"), job(session))
+            ]
             if leased is not None and (newest := await self._end(session, ok, leased)):
                 # Another process moved the game while we drew it: draw the newest too.
                 self._again(newest)
-            if not ok and pending.retries < MAX_RETRIES:
-                # Discord kept failing: try again later, so a stored move is always shown.
+            if (failed or not ok) and pending.retries < MAX_RETRIES:
+                # Discord kept failing: try again later, so a stored move is always shown
+                # and a post (the first table, the result) is not lost. Jobs are written to
+                # be run again: each redoes only what is not done yet.
                 retries = pending.retries + 1
                 asyncio.get_running_loop().call_later(
-                    RETRY_AFTER * retries, self._retry, session, pending.table, retries
+                    RETRY_AFTER * retries, self._retry, session, pending.table, retries, failed
                 )
             session.drop_views()  # drawn: memory per idle game stays small
         self._workers.pop(game_id, None)
@@ -174,15 +180,17 @@ class Presenter:
             log_failure(f"game {session.id}: end drawing", error)
             return None
 
-    def _retry(self, session: Session, table: bool, retries: int) -> None:
-        self._again(session, table=table)
+    def _retry(self, session: Session, table: bool, retries: int, jobs: list[Job]) -> None:
+        self._again(session, table=table, jobs=jobs)
         self._pending[session.id].retries = retries
 
-    def _again(self, session: Session, table: bool = True, dms: bool = True) -> None:
+    def _again(
+        self, session: Session, table: bool = True, dms: bool = True, jobs: list[Job] | None = None
+    ) -> None:
         """Draw the game once more after this pass, from the copy a click left pending if
         there is one (never replacing a newer copy with the one just drawn)."""
         pending = self._pending.get(session.id)
-        self.update(pending.session if pending else session, table=table, dms=dms)
+        self.update(pending.session if pending else session, table=table, dms=dms, jobs=jobs)
 
     def _sent(self, game_id: int, part: int) -> None:
         """An edit of this message is about to be sent."""

@@ -629,6 +629,12 @@ class Store:
         )
         return bool(changed == 1)
 
+    async def release_announcement(self, game_id: int) -> None:
+        """Posting the end failed: any process may claim it at once (the retry included)."""
+        await self._write(
+            run("UPDATE games SET announce_by = NULL WHERE id = ? AND announced = 0", game_id)
+        )
+
     async def unannounced(self) -> list[GameRow]:
         """Finished games whose end was not yet posted (the bot died in between)."""
         rows = await self._read(

@@ -1,0 +1,81 @@
+"""What the presenter could not do because Discord failed is done later: the first table, the
+presenter's jobs (posts such as the result), and jobs of a lobby, which has no table yet."""
+
+from __future__ import annotations
+
+import discord
+
+from cogs.presenter import RETRY_AFTER
+from cogs.timing import Timing
+from tests.discord.driver import Table, controls, message_text
+
+NUDGE = Timing().nudge_after
+
+
+async def test_a_table_post_that_fails_at_start_is_posted_later(simcord_env) -> None:
+    """Before: a 5xx on the first table post left a running game with no table and no DMs
+    (with no turn timer, nothing ever posted it)."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("uno")
+    ann, bea = (guild.add_member(simcord_env.create_user(n)) for n in ("ann", "bea"))
+    await ann.slash(channel, "newgame uno", turn_timer=0)
+    lobby = channel.last_message
+    await bea.click(lobby, label="Join")
+    simcord_env.inject_error("POST", f"/channels/{channel.id}/messages", status=500, times=None)
+    started = await ann.click(lobby, label="Start")
+    assert not started.ephemeral
+    table = Table(simcord_env, channel, [ann, bea], game_id=1)
+    assert (await table.session()).row.status == "active"
+    assert [m.id for m in channel.history()] == [lobby.id]
+    simcord_env.backend.faults.clear()  # Discord is back
+    await simcord_env.advance_time(RETRY_AFTER + 1)
+    await simcord_env.bot.presenter.idle()
+    tables = [m for m in channel.history() if m.id != lobby.id]
+    assert len(tables) == 1 and tables[0].id == (await table.session()).row.table_message_id
+    assert controls(tables[0])
+    for player in table.members:
+        assert table.dm_message(player) is not None
+    # Later passes post no other table (a reminder of whose turn it is comes after 20 s).
+    await simcord_env.advance_time(10 * RETRY_AFTER)
+    await simcord_env.bot.presenter.idle()
+    later = [m for m in channel.history() if m.id not in (lobby.id, tables[0].id)]
+    assert all("your turn in" in m.content for m in later), [m.content for m in later]
+
+
+async def test_a_reminder_discord_refused_is_posted_once_it_is_back(simcord_env) -> None:
+    """Before: a job (a reminder, the result, a notice) that failed was dropped for good."""
+    table = await Table.start(simcord_env, "uno", 2, turn_timer=0)
+    session = await table.session()
+    waiting = session.hosted.awaited(await table.game())[0]
+    channel = table.channel
+    simcord_env.inject_error("POST", f"/channels/{channel.id}/messages", status=500, times=None)
+    await simcord_env.advance_time(NUDGE + 1)
+    assert reminders(table) == []
+    simcord_env.backend.faults.clear()  # Discord is back
+    await simcord_env.advance_time(RETRY_AFTER + 1)
+    await simcord_env.bot.presenter.idle()
+    (reminder,) = reminders(table)
+    assert f"<@{waiting}>" in reminder.content
+    # Done once: not posted again.
+    await simcord_env.advance_time(10 * RETRY_AFTER)
+    assert len(reminders(table)) == 1
+
+
+def reminders(table: Table) -> list[discord.Message]:
+    return [m for m in table.public_messages() if "your turn in" in (m.content or "")]
+
+
+async def test_endgame_on_a_lobby_closes_its_message(simcord_env) -> None:
+    """Before: the lobby kept its Join and Start buttons and never said it was cancelled (the
+    presenter skipped every job of a game not yet dealt)."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    ann = guild.add_member(simcord_env.create_user("ann"))
+    await ann.slash(channel, "newgame uno")
+    lobby = channel.last_message
+    ended = await ann.slash(channel, "endgame")
+    assert not ended.ephemeral and "ended by ann" in ended.response.content
+    await simcord_env.bot.presenter.idle()
+    closed = next(m for m in channel.history() if m.id == lobby.id)
+    assert "Cancelled by ann" in message_text(closed)
+    assert controls(closed) == []
