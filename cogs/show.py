@@ -13,6 +13,8 @@ from cogs.render.spec import Screen
 from cogs.sessions import Session
 from cogs.timing import deadline_shown
 
+KICKED = "You were removed from this game by its host, so its cards are no longer shown here."
+
 
 def jump_url(session: Session) -> str:
     row = session.row
@@ -70,6 +72,9 @@ def hand(
         channel = f"Game #{row.id} in <#{row.channel_id}>"
         notice = f"{channel}\n{notice}" if notice else channel
     seat = session.seat(user_id)
+    if seat is not None and seat.away == "kicked":
+        # No longer a player: the seat's cards (a bot plays them now) are not theirs to see.
+        return Screen(content=f"{notice}\n{KICKED}")
     away = bool(seat and seat.human and seat.is_bot)
     # A DM is edited only when its owner's hand or turn changes (``dm_key``): while it is not
     # their turn, a line saying whose turn it is would soon be untrue, so the DM leaves it out;
@@ -120,6 +125,8 @@ def dm_key(session: Session, user_id: int) -> Any:
     """What a DM shows, reduced to what changes it: the DM is edited only when this does."""
     assert session.game is not None
     seat = session.seat(user_id)
+    if seat is not None and seat.away == "kicked":
+        return ("kicked",)  # drawn once, never again (``hand``)
     away = bool(seat and seat.is_bot)
     player = str(user_id)
     view = session.view(player)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cogs.clock import now
 from db import SeatChange
-from tests.discord.driver import Table, message_text
+from tests.discord.driver import Table, controls, message_text
 
 TIMER = 30  # seconds per turn in these tests
 NUDGE = 20  # the production default: remind after 20 s
@@ -166,6 +166,36 @@ async def test_kick_during_an_uno_window_and_last_member_leaving_abandons(simcor
     assert session.row.status == "cancelled" and session.row.ended_reason == "abandoned"
     assert any("abandoned" in (m.content or "") for m in table.public_messages())
     assert await table.bot.store.stats(table.channel.guild.id, int(ann)) == {}
+
+
+async def test_a_kicked_member_no_longer_sees_the_seat_in_their_dm(simcord_env) -> None:
+    """Before: the DM of a kicked member went on showing the cards the bot now plays, updated
+    with every move, and offered "I'm back", which then refused them."""
+    table = await Table.start(simcord_env, "uno", 3, seed=11)
+    ann, _, cy = table.members
+    await table.members[ann].slash(table.channel, "kick", member=table.members[cy])
+    await simcord_env.bot.presenter.idle()
+    dm = table.dm_message(cy)
+    assert dm is not None and "removed from this game by its host" in message_text(dm)
+    assert controls(dm) == [] and not dm.embeds
+    edited = simcord_env.backend.get_message(dm.channel.id, dm.id).edited_timestamp
+    # Moves are made, the seat's bot among them: the DM shows none of its cards.
+    for _ in range(6):
+        if (await table.game()).finished:
+            break
+        player = await current(table)
+        if player == cy:
+            await simcord_env.advance_time(6)
+            continue
+        await table.act(player, await a_move(table, player), via="dm")
+    await simcord_env.advance_time(6)
+    await simcord_env.bot.presenter.idle()
+    game = await table.game()
+    renderer = (await table.session()).hosted.renderer
+    dm = table.dm_message(cy)
+    assert dm is not None
+    assert renderer.hand_text(game.view(cy)["hand"]) not in message_text(dm)
+    assert simcord_env.backend.get_message(dm.channel.id, dm.id).edited_timestamp == edited
 
 
 async def test_a_bot_move_due_across_a_restart_is_made_once(simcord_env, make_bot) -> None:
