@@ -256,7 +256,12 @@ class Sessions:
             session.shown = Shown()
 
     def clocks_for(
-        self, session: Session, game: Game, now: float, mover: str | None = None
+        self,
+        session: Session,
+        game: Game,
+        now: float,
+        mover: str | None = None,
+        timed_out: bool = False,
     ) -> tuple[dict[str, Any], float | None]:
         seats = session.seats
         return next_clocks(
@@ -269,6 +274,7 @@ class Sessions:
             now,
             self.timing,
             mover,
+            timed_out,
         )
 
     async def start(self, session: Session, now: float) -> bool:
@@ -319,7 +325,7 @@ class Sessions:
         status = "finished" if game.finished else "active"
         seats = [_changed(s, changes) for s in session.seats]
         probe = Session(row=session.row, seats=seats)
-        clocks, wake = self.clocks_for(probe, game, now, mover=player)
+        clocks, wake = self.clocks_for(probe, game, now, mover=player, timed_out=timed_out)
         result = finishing_result(game, seats) if game.finished else None
         try:
             version = await self.store.record_move(
@@ -357,6 +363,8 @@ class Sessions:
         seat = session.seat(user_id)
         if seat is None or not seat.human:
             return []
+        if timed_out and str(user_id) in session.row.clocks.get("struck", []):
+            return []  # the bot finishing a turn already struck: one strike per turn
         if timed_out:
             strikes = seat.strikes + 1
             if strikes >= STRIKES_TO_BOT:

@@ -29,7 +29,7 @@ from cogs.clock import now
 from cogs.presenter import DRAW_LEASE_POLLS
 from cogs.render.spec import Button, Screen
 from cogs.replies import log_failure
-from cogs.sessions import Session, Shown
+from cogs.sessions import STRIKES_TO_BOT, Session, Shown
 from db import StaleVersion
 from engine import Event, IllegalAction
 
@@ -215,9 +215,13 @@ class Timers(commands.Cog):
         choice = engine.bots.choose(
             session.row.kind, "normal", game.view(player), actions, session.bot_rng(player)
         )
-        note = Event(
-            f"⏰ {player} ran out of time: a bot moved for them (strike {min(strikes, 3)} of 3)."
-        )
+        if player in session.row.clocks.get("struck", []):
+            note = Event(f"⏰ {player} is still away: a bot finishes their turn.")
+        else:
+            note = Event(
+                f"⏰ {player} ran out of time: a bot moved for them "
+                f"(strike {min(strikes, STRIKES_TO_BOT)} of {STRIKES_TO_BOT})."
+            )
         return await self._apply(session, int(player), choice, moment, timed_out=True, note=note)
 
     async def _remind(self, session: Session, players: list[str]) -> bool:

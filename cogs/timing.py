@@ -5,7 +5,11 @@
 - ``phase``:  [key, deadline] while a phase runs on a clock of its own (no turn timers then);
 - ``bot``:    when the next bot move is due;
 - ``nudge``:  {player: time} when to remind a member whose turn it is;
-- ``nudged``: members already reminded this turn (never twice for one turn).
+- ``nudged``: members already reminded this turn (never twice for one turn);
+- ``struck``: members whose time ran out this turn (one strike per turn, however many moves
+  the bot then makes to finish it).
+A member's turn lasts as long as the game waits for them: drawing in UNO, or claiming then
+placing a card in the Item Collection Game, is one turn.
 The game's ``wake_at`` is the nearest of them; the one timer loop sleeps until the smallest.
 """
 
@@ -36,8 +40,10 @@ def next_clocks(
     now: float,
     timing: Timing,
     mover: str | None = None,
+    timed_out: bool = False,
 ) -> tuple[dict[str, Any], float | None]:
-    """The clocks after a change; ``mover`` just acted (their clocks start over).
+    """The clocks after a change; ``mover`` just acted (their turn clock starts over, unless
+    the move was made for them because it ran out: then the bot finishes the turn at once).
 
     ``humans`` are the members playing their own seats now, ``bots`` the seats a bot plays.
     """
@@ -55,10 +61,16 @@ def next_clocks(
     elif turn_timer:
         before = old.get("turn", {})
         clocks["turn"] = {
-            p: before[p] if p in before and p != mover else now + turn_timer for p in awaited
+            p: before[p] if p in before and (p != mover or timed_out) else now + turn_timer
+            for p in awaited
         }
+    struck = [p for p in old.get("struck", []) if p in awaited]
+    if timed_out and mover in awaited and mover not in struck:
+        struck.append(mover)
+    if struck:
+        clocks["struck"] = struck
 
-    nudged = [p for p in old.get("nudged", []) if p in awaited and p != mover]
+    nudged = [p for p in old.get("nudged", []) if p in awaited]
     due = old.get("nudge", {})
     nudge = {
         p: due[p] if p in due and p != mover else now + timing.nudge_after

@@ -73,6 +73,62 @@ async def test_an_absent_member_times_out_three_times_then_comes_back(simcord_en
         assert await current(table) == ann
 
 
+async def test_a_timed_out_turn_is_one_strike_and_the_bot_finishes_it(simcord_env) -> None:
+    """Before: a turn of two moves (UNO: draw, then play or keep) restarted the clock after the
+    bot's draw and struck again when it ran out: two strikes for one turn."""
+    # Seed 196: the first player holds nothing playable and draws a playable card.
+    table = await Table.start(simcord_env, "uno", 2, seed=196, turn_timer=TIMER)
+    first = await current(table)
+    assert [a.id for a in (await table.game()).legal_actions(first)] == ["draw"]
+    await simcord_env.advance_time(TIMER + 1)
+    session = await table.session()
+    seat = session.seat(int(first))
+    assert seat is not None and seat.strikes == 1 and not seat.is_bot
+    # The bot drew and then finished the turn at once: the next player is up.
+    assert await current(table) != first
+    moves = await table.bot.store.moves(table.game_id)
+    mine = [action for _, user, action in moves if str(user) == first]
+    assert len(mine) == 2 and mine[0] == "draw", mine
+    log = session.public_log
+    assert sum("ran out of time" in line for line in log) == 1, log
+    assert any("strike 1 of 3" in line for line in log) and any(
+        "still away" in line for line in log
+    )
+
+
+async def test_one_absent_item_collection_round_is_not_three_strikes(simcord_env) -> None:
+    """Before: the starting player away for one round timed out on claim, place and swap,
+    three strikes, and lost the seat to a bot. Claim and place are one turn, the swap another."""
+    table = await Table.start(simcord_env, "itemcollection", 4, seed=2, turn_timer=TIMER)
+    starting = (await table.game()).view()["starting"]
+    await simcord_env.advance_time(125)  # the talk's own clock runs out (no strikes)
+    for _ in range(40):
+        game = await table.game()
+        if game.view()["round"] != 1 or game.finished:
+            break
+        awaited = (await table.session()).hosted.awaited(game)
+        if awaited == [starting]:
+            await simcord_env.advance_time(TIMER + 1)  # the starting player is away
+            continue
+        await table.act(awaited[0], game.legal_actions(awaited[0])[0].id, via="dm")
+    assert (await table.game()).view()["round"] == 2
+    seat = (await table.session()).seat(int(starting))
+    assert seat is not None and not seat.is_bot and seat.strikes == 2
+
+
+async def test_a_nudge_is_not_repeated_when_a_draw_leaves_the_turn_open(simcord_env) -> None:
+    # Seed 196: the first player holds nothing playable and draws a playable card.
+    table = await Table.start(simcord_env, "uno", 2, seed=196, turn_timer=0)
+    first = await current(table)
+    await simcord_env.advance_time(NUDGE + 1)
+    (nudge,) = nudges(table)
+    await table.act(first, "draw", via="dm")
+    assert await current(table) == first  # still their turn: play the card or keep it
+    await simcord_env.advance_time(NUDGE + 1)
+    # Not a second one (which would also have deleted the first).
+    assert [m.id for m in nudges(table)] == [nudge.id]
+
+
 async def test_a_nudge_comes_once_per_turn_and_replaces_the_last(simcord_env) -> None:
     table = await Table.start(simcord_env, "uno", 2, seed=9, turn_timer=0)
     # Whoever is first moves within the grace: no nudge for them.
@@ -90,9 +146,11 @@ async def test_a_nudge_comes_once_per_turn_and_replaces_the_last(simcord_env) ->
     # Not repeated for the same turn.
     await simcord_env.advance_time(5 * NUDGE)
     assert len(nudges(table)) == 1
-    # The next slow turn's nudge replaces it (the old one is deleted).
+    # The next slow turn's nudge replaces it (the old one is deleted). A draw leaves the
+    # turn open (play or keep the card): the turn ends with the move after it.
     await table.act(waiting, await a_move(table, waiting), via="dm")
-    other = await current(table)
+    while (other := await current(table)) == waiting:
+        await table.act(waiting, await a_move(table, waiting), via="dm")
     await simcord_env.advance_time(NUDGE + 1)
     shown = nudges(table)
     assert len(shown) == 1 and shown[0].id != nudge.id and f"<@{other}>" in shown[0].content
