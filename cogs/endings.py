@@ -29,7 +29,9 @@ def end_post(session: Session) -> str | None:
     if outcome is None:
         return None
     names = session.names
-    members = {str(s.user_id) for s in session.seats if s.human}
+    # Members playing their own seat at the end: named with a mention. A seat a bot played
+    # for an away member is named with its 🤖 (the stats give that member no win).
+    members = {str(s.user_id) for s in session.seats if s.human and not s.is_bot}
     title = session.hosted.title
     how = session.hosted.renderer.how_won(session.view(None), names, outcome.reason)
     if outcome.winners:
@@ -91,7 +93,7 @@ class Endings(commands.Cog):
         text = end_post(session)
         if text is None:
             return
-        members = {s.user_id for s in session.seats if s.human}
+        members = {s.user_id for s in session.seats if s.human and not s.is_bot}
         outcome = session.game.outcome
         assert outcome is not None
         ping = [int(w) for w in outcome.winners if int(w) in members]

@@ -180,7 +180,11 @@ class Stats(commands.Cog):
         lines = []
         for row in rows:
             seats = await self.bot.store.seats(row.id)
-            names = {str(s.user_id): safe_name(s.name) for s in seats}
+            # A member whose seat a bot played at the end is marked, as in the end post.
+            names = {
+                str(s.user_id): safe_name(s.name) + (" 🤖" if s.human and s.is_bot else "")
+                for s in seats
+            }
             game = engine.load(row.state) if row.state else None
             outcome = game.outcome if game is not None else None
             if outcome is None:

@@ -100,3 +100,23 @@ async def test_stats_leaderboard_history_and_replay(simcord_env) -> None:
     running = await Table.start(simcord_env, "haymaker", 2, channel_name="live", seed=3)
     peek = await dee.slash(table.channel, "replay", game=running.game_id)
     assert peek.ephemeral and "Only finished games" in peek.response.content
+
+
+async def test_a_kicked_members_seat_winning_is_not_announced_as_their_win(simcord_env) -> None:
+    """Before: the end post named and pinged the kicked member as the winner, and /history
+    listed them, while the stats (rightly) gave them no win."""
+    table = await Table.start(simcord_env, "haymaker", 2, seed=1)
+    ann, bea = table.members
+    await table.members[ann].slash(table.channel, "kick", member=table.members[bea])
+    await table.play_random(random.Random(1))
+    assert (await table.game()).winners == [bea]  # the bot playing the seat won
+    name = (await table.session()).names[bea]
+    assert name.endswith(" 🤖")
+    end = next(m for m in table.public_messages() if "Final scores" in (m.content or ""))
+    stored = simcord_env.backend.get_message(table.channel.id, end.id)
+    assert int(bea) not in stored.ping_user_ids
+    assert f"<@{bea}>" not in end.content and f"🏆 {name} wins" in end.content
+    stats = await table.bot.store.stats(table.channel.guild.id, int(bea))
+    assert stats and all(won == 0 for _, won in stats.values()), stats
+    history = await table.members[ann].slash(table.channel, "history")
+    assert f"🏆 {name}" in message_text(history.response)
