@@ -23,7 +23,7 @@ from cogs.hosting import GAMES, Hosted
 from cogs.render.screens import lobby_screen
 from cogs.render.spec import Screen, clip
 from cogs.render.text import safe_name
-from cogs.replies import in_guild, reply
+from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from db import ChannelBusy
 from engine import Option
@@ -533,9 +533,19 @@ class Lobby(commands.Cog):
     # -- housekeeping -----------------------------------------------------------------------------
     @tasks.loop(minutes=5)  # an indexed range query; a lobby closes within 5 min of its time
     async def expire_lobbies(self) -> None:
+        # Never raises: an error would end this loop for good (discord.py's tasks.loop), and
+        # abandoned lobbies would hold their channels until a restart.
         cutoff = now() - self.bot.settings.lobby_timeout_minutes * 60
-        for game_id in await self.bot.store.stale_lobbies(cutoff):
-            await self.expire(game_id, cutoff)
+        try:
+            stale = await self.bot.store.stale_lobbies(cutoff)
+        except Exception as error:
+            log_failure("expiring lobbies", error)
+            return
+        for game_id in stale:
+            try:
+                await self.expire(game_id, cutoff)
+            except Exception as error:
+                log_failure(f"lobby {game_id}: expiring", error)
 
     async def expire(self, game_id: int, cutoff: float) -> None:
         async with self.sessions.lock(game_id):

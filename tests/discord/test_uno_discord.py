@@ -8,6 +8,7 @@ import discord
 
 import engine
 from cogs import ids
+from db import StoreUnavailable
 from tests.discord.driver import Table, controls, message_text, target_of
 
 
@@ -113,6 +114,43 @@ async def test_abandoned_lobby_expires(simcord_env) -> None:
     lobby = channel.history()[0]
     assert "expired" in message_text(lobby) and controls(lobby) == []
     assert await simcord_env.bot.store.open_game_in_channel(channel.id) is None
+
+
+async def test_lobby_expiry_goes_on_after_a_database_error(simcord_env) -> None:
+    """Before: one error in the check (a locked or unreachable database) ended discord.py's
+    loop for good, and abandoned lobbies held their channels until a restart."""
+    guild = simcord_env.create_guild()
+    ann = guild.add_member(simcord_env.create_user("ann"))
+    channels = [guild.create_text_channel(name) for name in ("one", "two")]
+    for channel in channels:
+        await ann.slash(channel, "newgame uno")
+    store = simcord_env.bot.store
+    stale_lobbies, end_game = store.stale_lobbies, store.end_game
+    failures = {"stale": 1, "end": 1}
+
+    async def failing_stale(cutoff):  # type: ignore[no-untyped-def]
+        if failures["stale"]:
+            failures["stale"] -= 1
+            raise StoreUnavailable("the database is locked")
+        return await stale_lobbies(cutoff)
+
+    async def failing_end(game_id, reason):  # type: ignore[no-untyped-def]
+        if failures["end"]:
+            failures["end"] -= 1
+            raise StoreUnavailable("the database is locked")
+        return await end_game(game_id, reason)
+
+    store.stale_lobbies, store.end_game = failing_stale, failing_end
+    await simcord_env.advance_time(31 * 60)  # the first check after the timeout fails
+    assert failures["stale"] == 0
+    await simcord_env.advance_time(5 * 60)  # the next: one lobby fails, the other expires
+    assert failures["end"] == 0
+    expired = [c for c in channels if "expired" in message_text(c.history()[0])]
+    assert len(expired) == 1
+    await simcord_env.advance_time(5 * 60)  # and the one after: the last one too
+    for channel in channels:
+        assert "expired" in message_text(channel.history()[0])
+        assert await store.open_game_in_channel(channel.id) is None
 
 
 # -- refusals --------------------------------------------------------------------------------
