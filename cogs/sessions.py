@@ -13,12 +13,13 @@ game or its seats reloads it first.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import random
 import secrets
 import zlib
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -173,7 +174,9 @@ class Sessions:
         self.shared = store.shared  # other processes may change games behind our back
         self.process = secrets.token_hex(6)  # names this process in the games it draws
         self._cache: dict[int, Session] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Per game: its lock and how many tasks hold or wait for it (dropped at zero, so a
+        # game, or a forged id, leaves nothing behind once nobody uses it).
+        self._locks: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         # When each game's clocks (and so its wake-up) were last stored by this process, in
         # ticks of one counter: the timers skip ending a claim that such a write already ended.
         self._ticks = itertools.count(1)
@@ -188,11 +191,21 @@ class Sessions:
         if session is not None:
             session.row.rev = rev if rev == session.row.rev + 1 else -1
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the game's lock: one change of a game at a time in this process."""
+        entry = self._locks.get(game_id)
+        if entry is None:
+            entry = self._locks[game_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._locks[game_id]
 
     def cached(self, game_id: int) -> Session | None:
         return self._cache.get(game_id)
@@ -227,9 +240,6 @@ class Sessions:
         """Drop the cached copy (after a failed write, or once a game is over)."""
         self._cache.pop(game_id, None)
         self._clocks_stored.pop(game_id, None)
-        lock = self._locks.get(game_id)
-        if lock is not None and not lock.locked():
-            self._locks.pop(game_id, None)
 
     async def refresh(self, session: Session) -> bool:
         """Reload ``session`` if its stored revision differs from the cached one (another
