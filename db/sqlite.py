@@ -109,12 +109,18 @@ class SqliteBackend(Backend):
             while True:
                 op = script.send(self._op(conn, op, write))
         except StopIteration as done:
-            conn.execute("COMMIT")
             result: T = done.value
-            return result
         except BaseException:
-            conn.execute("ROLLBACK")
+            _roll_back(conn)
             raise
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            # A COMMIT that failed (a full disk, an I/O error) may leave the transaction open:
+            # every later BEGIN on this connection would fail until a restart.
+            _roll_back(conn)
+            raise
+        return result
 
     def _op(self, conn: sqlite3.Connection, op: Op, write: bool) -> Any:
         if not write and self.trace is not None:
@@ -265,3 +271,13 @@ def _check_header(file: Path) -> None:
         )
     if size % page_size:
         raise StoreUnavailable(f"The database {file} is truncated mid-page. {fix}")
+
+
+def _roll_back(conn: sqlite3.Connection) -> None:
+    """End a failed transaction, if SQLite has not already: the error that failed it is the
+    one raised, never one from this rollback."""
+    if conn.in_transaction:
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error as error:
+            log.warning("SQLite rollback failed: %s", error)
