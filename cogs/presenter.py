@@ -292,7 +292,7 @@ class Presenter:
         """Send or edit each member's DM hand when what it shows has changed."""
         if not self.bot.settings.dm_hands:
             return True  # the playground: hands are in "My hand" only
-        jobs = []
+        jobs, users = [], []
         for seat in session.seats:
             if seat.dm_closed or not seat.human:
                 continue
@@ -300,13 +300,16 @@ class Presenter:
             if session.shown.dms.get(seat.user_id) == key:
                 continue
             jobs.append(self._send_dm(session, seat.user_id, key))
+            users.append(seat.user_id)
         results = await asyncio.gather(*jobs, return_exceptions=True)
-        for result in results:
-            if isinstance(result, BaseException):
-                if not isinstance(result, discord.HTTPException):
-                    log_failure(f"game {session.id}: DM", result)
-                return False
-        return True
+        ok = True
+        for user_id, result in zip(users, results, strict=True):
+            if isinstance(result, discord.HTTPException):
+                log.warning("game %s: DM of %s failed: %s", session.id, user_id, result)
+            elif isinstance(result, BaseException):
+                log_failure(f"game {session.id}: DM of {user_id}", result)
+            ok &= not isinstance(result, BaseException)
+        return ok
 
     async def _send_dm(self, session: Session, user_id: int, key: object) -> None:
         seat = session.seat(user_id)
