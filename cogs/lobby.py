@@ -317,15 +317,45 @@ class Lobby(commands.Cog):
         await self._redraw(interaction, session)
 
     async def _leave(self, interaction: discord.Interaction, session: Session) -> None:
-        user = interaction.user
-        if session.seat(user.id) is None:
-            await reply(interaction, "You're not in this game.")
+        """The lobby's Leave button (under the game's lock): the click redraws the lobby."""
+        if problem := self._may_not_leave(session, interaction.user.id):
+            await reply(interaction, problem)
             return
-        if user.id == session.row.host_id:
-            await reply(interaction, "You're the host: press **Cancel** to close the lobby.")
-            return
-        await self.bot.store.remove_seat(session.id, user.id)
+        await self.bot.store.remove_seat(session.id, interaction.user.id)
         await self._redraw(interaction, session)
+
+    async def leave_by_command(self, interaction: discord.Interaction, game_id: int) -> None:
+        """``/leave`` in a lobby: the seat goes under the lock; the lobby message is redrawn
+        after it (a slow Discord never holds up a Join or Start)."""
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session is None or session.row.status != "lobby":
+                await reply(interaction, "That lobby is closed.")
+                return
+            if problem := self._may_not_leave(session, interaction.user.id):
+                await reply(interaction, problem)
+                return
+            await self.bot.store.remove_seat(game_id, interaction.user.id)
+            await self.sessions.reload(session)
+        await reply(interaction, "You left the lobby.")
+        self._redraw_later(session)
+
+    def _may_not_leave(self, session: Session, user_id: int) -> str | None:
+        if session.seat(user_id) is None:
+            return "You're not in this game."
+        if user_id == session.row.host_id:
+            return "You're the host: press **Cancel** to close the lobby."
+        return None
+
+    def _redraw_later(self, session: Session, closed: str | None = None) -> None:
+        """Redraw the lobby message through the presenter, as it is now (or ``closed``)."""
+        screen = self.lobby(session, closed=closed)
+
+        async def redraw_lobby(s: Session) -> None:
+            if s.row.table_message_id:
+                await self.bot.presenter.edit(s.row.channel_id, s.row.table_message_id, screen)
+
+        self.bot.presenter.update(session, table=False, dms=False, jobs=[redraw_lobby])
 
     def _host_only(self, interaction: discord.Interaction, session: Session) -> bool:
         return interaction.user.id == session.row.host_id
@@ -494,16 +524,7 @@ class Lobby(commands.Cog):
                 allowed_mentions=discord.AllowedMentions.none(),
             )
         if was_lobby or session.game is None:
-            closed = self.lobby(session, closed=f"Cancelled by {who}.")
-
-            async def close_lobby(s: Session) -> None:
-                if s.row.table_message_id:
-                    channel = self.bot.get_partial_messageable(s.row.channel_id)
-                    await channel.get_partial_message(s.row.table_message_id).edit(
-                        **components.message_kwargs(closed)
-                    )
-
-            self.bot.presenter.update(session, table=False, dms=False, jobs=[close_lobby])
+            self._redraw_later(session, closed=f"Cancelled by {who}.")
         else:
             self.bot.presenter.update(session)
 

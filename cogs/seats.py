@@ -48,7 +48,9 @@ class Seats(commands.Cog):
             await reply(interaction, "There's no game in this channel.")
             return
         if row.status == "lobby":
-            await self._leave_lobby(interaction, row.id)
+            lobby = self.bot.get_cog("Lobby")
+            if lobby is not None:
+                await lobby.leave_by_command(interaction, row.id)  # type: ignore[attr-defined]
             return
         await self._ask_leave(interaction, row.id)
 
@@ -99,34 +101,6 @@ class Seats(commands.Cog):
         if ended:
             text = f"<@{user.id}> left game #{game_id}. Nobody is left playing: game abandoned."
         self._announce(session, text)
-
-    async def _leave_lobby(self, interaction: discord.Interaction, game_id: int) -> None:
-        lobby = self.bot.get_cog("Lobby")
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
-            if session is None or session.row.status != "lobby":
-                await reply(interaction, "That lobby is closed.")
-                return
-            user = interaction.user
-            if session.seat(user.id) is None:
-                await reply(interaction, "You're not in this game.")
-                return
-            if user.id == session.row.host_id:
-                await reply(interaction, "You're the host: press **Cancel** to close the lobby.")
-                return
-            await self.bot.store.remove_seat(game_id, user.id)
-            await self.sessions.reload(session)
-            await reply(interaction, "You left the lobby.")
-            message_id = session.row.table_message_id
-            if message_id and lobby is not None:
-                screen = lobby.lobby(session)  # type: ignore[attr-defined]
-                channel = self.bot.get_partial_messageable(session.row.channel_id)
-                try:
-                    await channel.get_partial_message(message_id).edit(
-                        **components.message_kwargs(screen)
-                    )
-                except discord.HTTPException as error:
-                    log.info("lobby %s: redraw failed: %s", game_id, error)
 
     # -- kicking -----------------------------------------------------------------------------
     @app_commands.command(name="kick", description="Hand a player's seat to a bot (the host).")

@@ -105,6 +105,28 @@ async def test_bad_options_get_a_clear_error(simcord_env) -> None:
     assert await simcord_env.bot.store.open_game_in_channel(channel.id) is None
 
 
+async def test_leave_command_in_a_lobby(simcord_env) -> None:
+    """/leave in a lobby: the same refusals as its Leave button; the lobby message is redrawn
+    after the game's lock (no Discord call holds up a Join or a Start)."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("uno")
+    ann, bea, cy = (guild.add_member(simcord_env.create_user(n)) for n in ("ann", "bea", "cy"))
+    await ann.slash(channel, "newgame uno")
+    lobby = channel.last_message
+    await bea.click(lobby, label="Join")
+    stranger = await cy.slash(channel, "leave")
+    assert stranger.ephemeral and "not in this game" in stranger.response.content
+    host = await ann.slash(channel, "leave")
+    assert host.ephemeral and "Cancel" in host.response.content
+    left = await bea.slash(channel, "leave")
+    assert left.ephemeral and "You left the lobby" in left.response.content
+    await simcord_env.bot.presenter.idle()
+    lobby = next(m for m in channel.history() if m.id == lobby.id)
+    assert "bea" not in message_text(lobby) and "ann" in message_text(lobby)
+    session = await simcord_env.bot.sessions.get(1)
+    assert [s.user_id for s in session.seats] == [ann.id]
+
+
 async def test_abandoned_lobby_expires(simcord_env) -> None:
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("uno")
