@@ -220,7 +220,14 @@ class Sessions:
         row = await self.store.get_game(game_id)
         if row is None:
             return None
-        session = Session(row=row, seats=await self.store.seats(game_id))
+        seats = await self.store.seats(game_id)
+        cached = self._cache.get(game_id)
+        if cached is not None:
+            # Another task loaded it while we read (a "My hand" beside a move, after a
+            # restart): one copy per game, or a move applied to one would leave the other,
+            # older, in the cache.
+            return cached
+        session = Session(row=row, seats=seats)
         if row.state is not None:
             session.game = engine.load(row.state)
             row.state = None  # the game object is the state now: no second copy in memory
