@@ -403,11 +403,19 @@ class Sessions:
     async def change_seat(self, session: Session, change: SeatChange, now: float) -> None:
         """A member leaves, is kicked or comes back: the seat's control changes, and with it
         who the clocks wait for."""
-        await self.store.set_seat(session.id, change)
-        session.seats = [_changed(s, [change]) for s in session.seats]
+        seats = [_changed(s, [change]) for s in session.seats]
+        timed = None
         if session.game is not None and session.row.status == "active":
-            clocks, _ = self.clocks_for(session, session.game, now)
-            await self.set_clocks(session, clocks)
+            # Who the clocks wait for changes with the seat: one transaction for both, so a
+            # crash in between never leaves a bot seat without its clock.
+            probe = Session(row=session.row, seats=seats)
+            clocks, wake = self.clocks_for(probe, session.game, now)
+            timed = (session.version, clocks, wake)
+        stored = await self.store.set_seat(session.id, change, timed)
+        session.seats = seats
+        if timed is not None and stored:
+            self._clocks_stored[session.id] = self.tick()
+            session.row.clocks, session.row.wake_at = timed[1], timed[2]
 
     async def end(self, session: Session, reason: str) -> bool:
         """Stop an open game without a result (ended, abandoned, expired)."""

@@ -544,8 +544,15 @@ class Store:
             ),
         )
 
-    async def set_seat(self, game_id: int, change: SeatChange) -> None:
-        """A seat's control changes without a move (a player returns, leaves or is kicked)."""
+    async def set_seat(
+        self,
+        game_id: int,
+        change: SeatChange,
+        clocks: tuple[int, dict[str, Any], float | None] | None = None,
+    ) -> bool:
+        """A seat's control changes without a move (a player returns, leaves or is kicked).
+        ``clocks``: (version, clocks, wake_at) worked out for the change, stored in the same
+        transaction unless the game has moved on from that version (then False)."""
         now = self.clock()
 
         def script() -> Script[Any]:
@@ -560,9 +567,22 @@ class Store:
                 game_id,
                 change.user_id,
             )
-            return (yield touch(game_id, now))
+            timed = 1
+            if clocks is not None:
+                version, chosen, wake_at = clocks
+                timed = yield run(
+                    f"UPDATE games SET clocks = ?, wake_at = ? WHERE id = ? AND version = ?"
+                    f" AND {OPEN}",
+                    dumps(chosen),
+                    wake_at,
+                    game_id,
+                    version,
+                )
+            return (yield touch(game_id, now)), timed == 1
 
-        self._revised(game_id, await self.backend.write(script))
+        rev, timed = await self.backend.write(script)
+        self._revised(game_id, rev)
+        return bool(timed)
 
     async def set_lobby_settings(self, game_id: int, settings: dict[str, Any]) -> bool:
         """Change how a lobby's game will be hosted (its bot level...); bot seats follow."""
@@ -721,6 +741,9 @@ class Store:
 
     def _seat_write(self, game_id: int, sql: str, *args: Any) -> Callable[[], Script[Any]]:
         def script() -> Script[Any]:
+            # The game's lock first, as every write of a game and its seats takes it: rows
+            # locked in another order than a move's (games, then seats) could deadlock.
+            yield lock("game", game_id)
             changed = yield run(sql, *args)
             return (yield bump(game_id)) if changed else None
 

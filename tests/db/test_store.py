@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from db import ChannelBusy, Result, StaleVersion, Store
+from db import ChannelBusy, Result, SeatChange, StaleVersion, Store
 from db.migrate import migration_files
 from db.script import Script, one
 
@@ -134,6 +134,27 @@ async def test_clocks_and_stale_lobbies(store: Store) -> None:
     assert not await store.set_clocks(game.id, 1, {}, None)
     assert await store.set_clocks(game.id, 0, {}, None)
     assert await store.next_wake() is None
+
+
+async def test_a_seat_change_stores_its_clocks_in_the_same_transaction(store: Store) -> None:
+    game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
+    await store.add_seat(game.id, 200, "Bea")
+    await store.start_game(game.id, {}, {}, {"turn": {"100": 50.0}}, wake_at=50.0)
+    left = SeatChange(100, True, "normal", "left", 0)
+    assert await store.set_seat(game.id, left, (0, {"bot": 7.0}, 7.0))
+    row = await store.get_game(game.id)
+    assert row is not None and row.clocks == {"bot": 7.0} and row.wake_at == 7.0
+    seat = next(s for s in await store.seats(game.id) if s.user_id == 100)
+    assert seat.is_bot and seat.away == "left"
+    # The game moved on meanwhile: the seat still changes; clocks worked out for the older
+    # version are not stored over the newer ones.
+    await store.record_move(game.id, 0, 200, "draw", {}, {}, clocks={"bot": 8.0}, wake_at=8.0)
+    back = SeatChange(100, False, None, None, 0)
+    assert not await store.set_seat(game.id, back, (0, {"turn": {"100": 9.0}}, 9.0))
+    row = await store.get_game(game.id)
+    assert row is not None and row.clocks == {"bot": 8.0} and row.wake_at == 8.0
+    seat = next(s for s in await store.seats(game.id) if s.user_id == 100)
+    assert not seat.is_bot and seat.away is None
 
 
 async def test_a_lobby_is_seated_only_while_it_is_a_lobby(store: Store) -> None:
