@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 DEFAULT_DATABASE = "data/cardtable.db"
@@ -50,6 +50,12 @@ class Settings:
         if self.shard_count and self.shard_ids:
             return DISCORD_GLOBAL_LIMIT * len(self.shard_ids) / self.shard_count
         return DISCORD_GLOBAL_LIMIT
+
+
+# Each timing's default, written once (in ``Settings``): what an unset variable means.
+_DEFAULTS: dict[str, float] = {
+    f.name: f.default for f in fields(Settings) if isinstance(f.default, float)
+}
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -194,10 +200,12 @@ def load_settings(
         dev_guild_id=int(guild) if guild else None,
         log_level=level,
         lobby_timeout_minutes=int(lobby),
-        bot_pause=_seconds(merged, "BOT_PAUSE_SECONDS", 2.0, 0, 60),
-        uno_grace=_seconds(merged, "UNO_GRACE_SECONDS", 5.0, 0, 60),
-        nudge_after=_seconds(merged, "NUDGE_AFTER_SECONDS", 20.0, 1, 3600),
-        database_timeout=_seconds(merged, "DATABASE_TIMEOUT_SECONDS", 5.0, 0.5, 120),
+        bot_pause=_seconds(merged, "BOT_PAUSE_SECONDS", _DEFAULTS["bot_pause"], 0, 60),
+        uno_grace=_seconds(merged, "UNO_GRACE_SECONDS", _DEFAULTS["uno_grace"], 0, 60),
+        nudge_after=_seconds(merged, "NUDGE_AFTER_SECONDS", _DEFAULTS["nudge_after"], 1, 3600),
+        database_timeout=_seconds(
+            merged, "DATABASE_TIMEOUT_SECONDS", _DEFAULTS["database_timeout"], 0.5, 120
+        ),
         card_emojis=faces in ("on", "true", "1", "yes"),
-        clock_poll=_seconds(merged, "CLOCK_POLL_SECONDS", 2.0, 0.1, 300),
+        clock_poll=_seconds(merged, "CLOCK_POLL_SECONDS", _DEFAULTS["clock_poll"], 0.1, 300),
     )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING
 
 from discord.ext import commands
@@ -11,12 +10,12 @@ from discord.ext import commands
 from cogs import ids
 from cogs.ratings import shown
 from cogs.render.spec import Button, Screen
+from cogs.replies import log_failure
 from cogs.sessions import Session
 
 if TYPE_CHECKING:
     from bot import CardBot
 
-log = logging.getLogger(__name__)
 
 ANNOUNCE_LEASE = 60.0  # seconds one process has to post an end before another may
 CATCH_UP_EVERY = 30.0  # seconds between looks for ends a dead process claimed (shared)
@@ -114,8 +113,8 @@ class Endings(commands.Cog):
                 session = await self.bot.sessions.get(row.id)
                 if session is not None and session.game is not None:
                     self.bot.presenter.update(session, jobs=[self.announce])
-        except Exception:
-            log.exception("catching up finished games failed")
+        except Exception as error:
+            log_failure("catching up finished games", error)
 
 
 async def setup(bot: CardBot) -> None:

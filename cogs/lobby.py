@@ -25,6 +25,7 @@ from cogs.render.spec import Screen, clip
 from cogs.render.text import safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
+from cogs.show import table_link
 from db import ChannelBusy
 from engine import Option
 from engine.bots import LEVELS
@@ -541,9 +542,7 @@ class Lobby(commands.Cog):
             seats = await self.bot.store.seats(row.id)
             title = GAMES[row.kind].title
             state = "waiting in the lobby" if row.status == "lobby" else "in progress"
-            link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
-            if row.table_message_id:
-                link += f"/{row.table_message_id}"
+            link = table_link(row)
             lines.append(
                 f"**#{row.id} {title}** in <#{row.channel_id}> — {len(seats)} players, "
                 f"{state} · [table]({link})"

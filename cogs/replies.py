@@ -14,6 +14,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs.render import spec
+
 log = logging.getLogger("cardtable.errors")
 
 MAX_CONTENT = 2000
@@ -22,7 +24,8 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """Discord's limit on a message's text, by default."""
+    return spec.clip(text, limit)
 
 
 async def reply(interaction: discord.Interaction, text: str, **extra: Any) -> None:

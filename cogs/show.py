@@ -12,14 +12,19 @@ from cogs.render.screens import hand_screen, table_screen
 from cogs.render.spec import Screen
 from cogs.sessions import Session
 from cogs.timing import deadline_shown
+from db import GameRow
 
 KICKED = "You were removed from this game by its host, so its cards are no longer shown here."
 
 
-def jump_url(session: Session) -> str:
-    row = session.row
+def table_link(row: GameRow) -> str:
+    """A link to the game's table message (to its channel while it has none)."""
     base = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
     return f"{base}/{row.table_message_id}" if row.table_message_id else base
+
+
+def jump_url(session: Session) -> str:
+    return table_link(session.row)
 
 
 def waiting(session: Session) -> list[str]:
@@ -61,14 +66,13 @@ def hand(
     assert session.game is not None
     row = session.row
     renderer = session.hosted.renderer
+    where = f"Game #{row.id}"
     if dm:
         # A DM names its game (a player may be in several); the link is in the text, where
         # Discord renders it (an embed footer would show it raw).
         header = f"Your hand for game #{row.id} ({renderer.title}) · [table]({jump_url(session)})"
         notice = f"{header}\n{notice}" if notice else header
-        where = f"Game #{row.id}"
     else:
-        where = f"Game #{row.id}"
         channel = f"Game #{row.id} in <#{row.channel_id}>"
         notice = f"{channel}\n{notice}" if notice else channel
     seat = session.seat(user_id)

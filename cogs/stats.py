@@ -15,6 +15,7 @@ from cogs.ratings import MIN_GAMES, shown
 from cogs.render.spec import Button, Embed, Row, Screen, clip
 from cogs.render.text import safe_name
 from cogs.replies import in_guild, reply
+from cogs.show import table_link
 from db import GameRow
 from db.rows import StatRow
 
@@ -35,11 +36,6 @@ def streak_text(streak: int) -> str:
     if streak < 0:
         return f"{-streak} loss{'es' if streak < -1 else ''} in a row"
     return "none"
-
-
-def jump(row: GameRow) -> str:
-    base = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
-    return f"{base}/{row.table_message_id}" if row.table_message_id else base
 
 
 class Stats(commands.Cog):
@@ -197,7 +193,7 @@ class Stats(commands.Cog):
             when = f"<t:{int(row.finished_at)}:R>" if row.finished_at else ""
             lines.append(
                 f"**#{row.id} {GAMES[row.kind].title}** — {result} · {len(seats)} players "
-                f"· {when} · [table]({jump(row)}) · `/replay game:{row.id}`"
+                f"· {when} · [table]({table_link(row)}) · `/replay game:{row.id}`"
             )
         embed = Embed(title="📜 Last games here", description=clip("\n".join(lines), 4000))
         await interaction.response.send_message(embed=components.to_embed(embed), ephemeral=True)

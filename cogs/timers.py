@@ -30,6 +30,7 @@ from cogs.presenter import DRAW_LEASE_POLLS
 from cogs.render.spec import Button, Screen
 from cogs.replies import log_failure
 from cogs.sessions import STRIKES_TO_BOT, Session, Shown
+from cogs.show import table_link
 from db import StaleVersion
 from engine import Event, IllegalAction
 
@@ -50,7 +51,7 @@ class BotTurn:
     version: int
     view: dict[str, Any]
     actions: list[engine.Action]
-    seed: str
+    rng: random.Random
 
 
 class Timers(commands.Cog):
@@ -262,13 +263,12 @@ class Timers(commands.Cog):
                     session.version,
                     game.view(player),
                     actions,
-                    f"{session.row.seed}:{session.version}:{player}",
+                    session.bot_rng(player),
                 )
         return None
 
     async def _decide(self, session: Session, turn: BotTurn) -> str:
-        rng = random.Random(turn.seed)
-        args = (session.row.kind, turn.level, turn.view, turn.actions, rng)
+        args = (session.row.kind, turn.level, turn.view, turn.actions, turn.rng)
         if turn.level == "normal":
             return engine.bots.choose(*args)  # a few milliseconds at most
         # Searching takes up to a few hundred milliseconds: off the event loop.
@@ -327,9 +327,7 @@ class Timers(commands.Cog):
                 await self.bot.http.delete_message(row.channel_id, old)
             except discord.HTTPException:
                 pass
-        link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
-        if row.table_message_id:
-            link += f"/{row.table_message_id}"
+        link = table_link(row)
         who = ", ".join(f"<@{u}>" for u in users)
         screen = Screen(
             content=f"{who}, your turn in {session.hosted.title} #{row.id}: [to the table]({link})",

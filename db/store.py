@@ -192,11 +192,6 @@ class Store:
         row = await self._read(one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id))
         return game_row(row) if row else None
 
-    async def game_version(self, game_id: int) -> int | None:
-        """The stored version alone: how many moves the game has."""
-        row = await self._read(one("SELECT version FROM games WHERE id = ?", game_id))
-        return int(row[0]) if row else None
-
     async def game_rev(self, game_id: int) -> int | None:
         """The stored revision alone: a cheap check that a cached game is still current."""
         row = await self._read(one("SELECT rev FROM games WHERE id = ?", game_id))
