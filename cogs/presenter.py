@@ -336,7 +336,12 @@ class Presenter:
             data = await self.bot.http.start_private_message(user_id)
             channel_id = int(data["id"])
             message_id = await self.send(channel_id, screen)
-            seat.dm_channel_id, seat.dm_message_id = channel_id, message_id
+            # On the seat as it is now too: a move or a seat change while we sent replaces
+            # the seat object (``Sessions.apply``), and a copy without the ids would send a
+            # second DM on the next update.
+            for held in (seat, session.seat(user_id)):
+                if held is not None:
+                    held.dm_channel_id, held.dm_message_id = channel_id, message_id
             await self.bot.store.set_dm(session.id, user_id, channel_id, message_id)
             session.shown.dms[user_id] = key
         except discord.Forbidden as error:

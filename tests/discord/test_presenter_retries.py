@@ -3,9 +3,12 @@ presenter's jobs (posts such as the result), and jobs of a lobby, which has no t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 
 from cogs.presenter import RETRY_AFTER
+from cogs.render.spec import Screen
 from cogs.timing import Timing
 from tests.discord.driver import Table, controls, message_text
 
@@ -101,3 +104,32 @@ async def test_a_dm_discord_refuses_is_logged_by_member_and_drawn_later(
     await simcord_env.advance_time(RETRY_AFTER + 1)
     await simcord_env.bot.presenter.idle()
     assert message_text(table.dm_message(other)) != before
+
+
+async def test_a_dm_sent_while_its_seat_is_replaced_is_not_sent_twice(simcord_env) -> None:
+    """Before: a move stored while a first DM was being sent replaced the seat object, the DM's
+    ids went on the discarded one, and the next update sent the member a second DM."""
+    table = await Table.start(simcord_env, "uno", 2, turn_timer=0)
+    session = await table.session()
+    bea = list(table.members)[1]
+    seat = session.seat(int(bea))
+    assert seat is not None
+    seat.dm_channel_id = seat.dm_message_id = None  # as before the first DM
+    session.shown.dms.pop(int(bea), None)
+    presenter = simcord_env.bot.presenter
+    send = presenter.send
+
+    async def send_while_a_move_lands(channel_id: int, screen: Screen) -> int:
+        session.seats = [replace(s) for s in session.seats]  # what Sessions.apply does
+        return await send(channel_id, screen)
+
+    presenter.send = send_while_a_move_lands  # type: ignore[method-assign]
+    presenter.update(session, table=False)
+    await presenter.idle()
+    presenter.send = send  # type: ignore[method-assign]
+    dms = [m for m in table.members[bea].user.dm_channel.history() if "game #1" in m.content]
+    session.shown.dms.pop(int(bea), None)  # something to show: the DM is drawn again
+    presenter.update(session, table=False)
+    await presenter.idle()
+    again = [m for m in table.members[bea].user.dm_channel.history() if "game #1" in m.content]
+    assert [m.id for m in again] == [m.id for m in dms]
