@@ -160,19 +160,34 @@ class Lobby(commands.Cog):
         if problem is not None:
             await reply(interaction, problem)
             return
-        user = interaction.user
         settings = {"turn_timer": timer or None, "level": level}
+        bot_seats = [(-(i + 1), bot_name(i), level) for i in range(bots)]
+        await self._open(interaction, cls.kind, given, settings, bot_seats)
+
+    async def _open(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        options: dict[str, Any],
+        settings: dict[str, Any],
+        bots: list[tuple[int, str, str]],
+        invited: list[int] | None = None,
+    ) -> None:
+        """A new lobby in this channel, hosted by whoever clicked, posted as the answer
+        (``invited`` members are pinged to join); "busy" if the channel has a game."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        user = interaction.user
         try:
             row = await self.bot.store.create_lobby(
                 interaction.guild_id,
                 interaction.channel_id,
-                cls.kind,
+                kind,
                 user.id,
                 user.display_name,
-                given,
+                options,
                 secrets.randbits(63),
                 settings,
-                bots=[(-(i + 1), bot_name(i), level) for i in range(bots)],
+                bots=bots,
             )
         except ChannelBusy:
             await reply(interaction, BUSY)
@@ -182,12 +197,13 @@ class Lobby(commands.Cog):
         async with self.sessions.lock(row.id):
             session = await self.sessions.get(row.id)
             assert session is not None
-            sent = await interaction.response.send_message(
-                **components.send_kwargs(self.lobby(session))
-            )
-            message_id = sent.message_id
-            if message_id is None:
-                message_id = (await interaction.original_response()).id
+            screen = self.lobby(session)
+            if invited:
+                who = ", ".join(f"<@{u}>" for u in invited)
+                screen.content = f"{who}: a rematch! Press **Join** to play again."
+                screen.ping = invited
+            sent = await interaction.response.send_message(**components.send_kwargs(screen))
+            message_id = sent.message_id or (await interaction.original_response()).id
             await self.bot.store.set_table_message(row.id, message_id, now())
             session.row.table_message_id = message_id
 
@@ -210,34 +226,15 @@ class Lobby(commands.Cog):
             await reply(interaction, "That button doesn't belong to this channel.")
             return
         bots = [(s.user_id, s.name, s.level or "normal") for s in old.seats if not s.human]
-        try:
-            row = await self.bot.store.create_lobby(
-                interaction.guild_id,
-                interaction.channel_id,
-                old.row.kind,
-                user.id,
-                user.display_name,
-                dict(old.row.options),
-                secrets.randbits(63),
-                dict(old.row.settings),
-                bots=bots,
-            )
-        except ChannelBusy:
-            await reply(interaction, BUSY)
-            return
         invited = [s.user_id for s in old.seats if s.human and s.user_id != user.id]
-        async with self.sessions.lock(row.id):
-            session = await self.sessions.get(row.id)
-            assert session is not None
-            screen = self.lobby(session)
-            if invited:
-                who = ", ".join(f"<@{u}>" for u in invited)
-                screen.content = f"{who}: a rematch! Press **Join** to play again."
-                screen.ping = invited
-            sent = await interaction.response.send_message(**components.send_kwargs(screen))
-            message_id = sent.message_id or (await interaction.original_response()).id
-            await self.bot.store.set_table_message(row.id, message_id, now())
-            session.row.table_message_id = message_id
+        await self._open(
+            interaction,
+            old.row.kind,
+            dict(old.row.options),
+            dict(old.row.settings),
+            bots,
+            invited,
+        )
 
     def lobby(
         self, session: Session, closed: str | None = None, notice: str | None = None
