@@ -480,18 +480,12 @@ class Lobby(commands.Cog):
         await interaction.followup.send(text, ephemeral=True)
 
     async def _cancel(self, interaction: discord.Interaction, session: Session) -> None:
-        if not self.may_end(interaction, session):
+        if not may_end(interaction, session):
             await reply(interaction, "Only the host (or a server manager) can cancel the lobby.")
             return
         await self.sessions.end(session, "ended")
         closed = f"Cancelled by {safe_name(interaction.user.display_name)}."
         await components.answer_update(interaction, self.lobby(session, closed=closed))
-
-    def may_end(self, interaction: discord.Interaction, session: Session) -> bool:
-        if interaction.user.id == session.row.host_id:
-            return True
-        # The member's permissions as the interaction carries them (no member cache needed).
-        return interaction.permissions.manage_guild
 
     # -- /endgame, /games --------------------------------------------------------------------
     @app_commands.command(name="endgame", description="End this channel's game (host or managers).")
@@ -507,7 +501,7 @@ class Lobby(commands.Cog):
             if session is None or not session.row.is_open:
                 await reply(interaction, "That game has already ended.")
                 return
-            if not self.may_end(interaction, session):
+            if not may_end(interaction, session):
                 await reply(
                     interaction, "Only the host or someone with Manage Server can end this game."
                 )
@@ -583,6 +577,14 @@ class Lobby(commands.Cog):
                 )
             except discord.HTTPException as error:
                 log.info("lobby %s: could not mark it expired: %s", game_id, error)
+
+
+def may_end(interaction: discord.Interaction, session: Session) -> bool:
+    """The host, or a member who may manage the server: end the game, cancel, kick."""
+    if interaction.user.id == session.row.host_id:
+        return True
+    # The member's permissions as the interaction carries them (no member cache needed).
+    return interaction.permissions.manage_guild
 
 
 def _param(name: str, annotation: Any) -> inspect.Parameter:

@@ -384,6 +384,14 @@ class Presenter:
         return int(data["id"])
 
     # -- channel posts ----------------------------------------------------------------------
+    def announce(self, session: Session, text: str) -> None:
+        """Tell the game's channel ``text`` after its table and DMs are brought up to date."""
+
+        async def notice(s: Session) -> None:
+            await self.post(s, text)
+
+        self.update(session, jobs=[notice])
+
     async def post(
         self,
         session: Session,

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from cogs import components, ids
 from cogs.clock import now
+from cogs.lobby import may_end
 from cogs.render.spec import Button, Screen
 from cogs.replies import in_guild, reply
 from cogs.sessions import Session
@@ -92,7 +93,7 @@ class Seats(commands.Cog):
                 await reply(interaction, "A bot already plays your seat.")
                 return
             await self._hand_to_bot(session, user.id, "left")
-            ended = await self._abandon_if_empty(session)
+            ended = await self.sessions.abandon_if_empty(session)
         await reply(
             interaction,
             "You left the game." if ended else "You left the game: a bot plays your seat now.",
@@ -112,13 +113,12 @@ class Seats(commands.Cog):
         if row is None or row.status != "active":
             await reply(interaction, "There's no running game in this channel.")
             return
-        lobby = self.bot.get_cog("Lobby")
         async with self.sessions.lock(row.id):
             session = await self.sessions.get(row.id)
             if session is None or session.row.status != "active":
                 await reply(interaction, "That game is not running any more.")
                 return
-            if lobby is None or not lobby.may_end(interaction, session):  # type: ignore[attr-defined]
+            if not may_end(interaction, session):
                 await reply(
                     interaction, "Only the host or someone with Manage Server can kick players."
                 )
@@ -134,7 +134,7 @@ class Seats(commands.Cog):
                 await reply(interaction, "That member was already removed.")
                 return
             await self._hand_to_bot(session, member.id, "kicked")
-            ended = await self._abandon_if_empty(session)
+            ended = await self.sessions.abandon_if_empty(session)
         await reply(interaction, "Done: a bot plays that seat now.")
         text = f"<@{member.id}> was removed from game #{row.id}; a bot plays their seat."
         if ended:
@@ -206,17 +206,8 @@ class Seats(commands.Cog):
             session, SeatChange(user_id, True, level, why, seat.strikes), now()
         )
 
-    async def _abandon_if_empty(self, session: Session) -> bool:
-        """No member plays any seat any more: the game ends, abandoned (no winner counted)."""
-        if any(s.human and not s.is_bot for s in session.seats):
-            return False
-        return await self.sessions.end(session, "abandoned")
-
     def _announce(self, session: Session, text: str) -> None:
-        async def notice(s: Session) -> None:
-            await self.bot.presenter.post(s, text)
-
-        self.bot.presenter.update(session, jobs=[notice])
+        self.bot.presenter.announce(session, text)
         self.bot.wake_timers()
 
 

@@ -417,6 +417,12 @@ class Sessions:
             self._clocks_stored[session.id] = self.tick()
             session.row.clocks, session.row.wake_at = timed[1], timed[2]
 
+    async def abandon_if_empty(self, session: Session) -> bool:
+        """No member plays any seat any more: the game ends, abandoned (no winner counted)."""
+        if any(s.human and not s.is_bot for s in session.seats):
+            return False
+        return await self.end(session, "abandoned")
+
     async def end(self, session: Session, reason: str) -> bool:
         """Stop an open game without a result (ended, abandoned, expired)."""
         if not await self.store.end_game(session.id, reason):

@@ -308,12 +308,10 @@ class Timers(commands.Cog):
         play = self.bot.get_cog("Play")
         if play is not None:
             play.after_move(session, applied)  # type: ignore[attr-defined]
-        if not any(s.human and not s.is_bot for s in session.seats) and session.row.is_open:
-            seats = self.bot.get_cog("Seats")
-            if seats is not None and await seats._abandon_if_empty(session):  # type: ignore[attr-defined]
-                seats._announce(  # type: ignore[attr-defined]
-                    session, f"Nobody is left playing game #{session.id}: game abandoned."
-                )
+        if session.row.is_open and await self.sessions.abandon_if_empty(session):
+            self.bot.presenter.announce(
+                session, f"Nobody is left playing game #{session.id}: game abandoned."
+            )
         return True
 
     # -- reminders -----------------------------------------------------------------------------
