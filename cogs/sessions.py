@@ -357,6 +357,7 @@ class Sessions:
                 wake_at=wake,
                 result=result,
                 seat_changes=changes,
+                expected_rev=self._rev(session),
             )
         except BaseException:
             self.forget(session.id)
@@ -392,9 +393,17 @@ class Sessions:
             return [SeatChange(user_id, False, None, None, 0)]  # they are here: no more strikes
         return []
 
+    def _rev(self, session: Session) -> int | None:
+        """The revision a write must find (several processes): the copy's changes were worked
+        out from it, and another process may have changed a seat at the same version."""
+        return session.row.rev if self.shared else None
+
     async def set_clocks(self, session: Session, clocks: dict[str, Any]) -> bool:
         wake = wake_at(clocks)
-        if not await self.store.set_clocks(session.id, session.version, clocks, wake):
+        stored = await self.store.set_clocks(
+            session.id, session.version, clocks, wake, self._rev(session)
+        )
+        if not stored:
             return False
         self._clocks_stored[session.id] = self.tick()
         session.row.clocks, session.row.wake_at = clocks, wake
@@ -411,11 +420,20 @@ class Sessions:
             probe = Session(row=session.row, seats=seats)
             clocks, wake = self.clocks_for(probe, session.game, now)
             timed = (session.version, clocks, wake)
-        stored = await self.store.set_seat(session.id, change, timed)
+        stored = await self.store.set_seat(session.id, change, timed, self._rev(session))
         session.seats = seats
-        if timed is not None and stored:
+        if timed is None:
+            return
+        if stored:
             self._clocks_stored[session.id] = self.tick()
             session.row.clocks, session.row.wake_at = timed[1], timed[2]
+            return
+        # Another process changed the game meanwhile: the clocks, worked out again from the
+        # game as it is now (the seat change is stored either way).
+        await self.reload(session)
+        if session.game is not None and session.row.status == "active":
+            clocks, _ = self.clocks_for(session, session.game, now)
+            await self.set_clocks(session, clocks)
 
     async def abandon_if_empty(self, session: Session) -> bool:
         """No member plays any seat any more: the game ends, abandoned (no winner counted)."""

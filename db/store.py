@@ -80,6 +80,11 @@ def touch(game_id: int, now: float) -> Op:
     )
 
 
+def _same_rev(rev: int | None) -> tuple[str, tuple[int, ...]]:
+    """A ``WHERE`` condition (and its argument) that the game is still at revision ``rev``."""
+    return ("", ()) if rev is None else (" AND rev = ?", (rev,))
+
+
 def bump(game_id: int) -> Op:
     """The game's seats changed: a new revision (the new rev is the result)."""
     return one("UPDATE games SET rev = rev + 1 WHERE id = ? RETURNING rev", game_id)
@@ -387,15 +392,19 @@ class Store:
         wake_at: float | None = None,
         result: Result | None = None,
         seat_changes: Sequence[SeatChange] = (),
+        expected_rev: int | None = None,
     ) -> int:
         """Append the move and store the new state in ONE transaction; return the new version.
 
-        ``WHERE version = ?`` refuses a write based on an outdated load (StaleVersion). The
-        stats of a finishing move and any seat change ride in the same transaction, so a crash
-        can never keep half of a move.
+        ``WHERE version = ?`` refuses a write based on an outdated load (StaleVersion); with
+        ``expected_rev`` (several processes) so does any other change since the load, such as
+        a seat another process handed to a bot at the same version. The stats of a finishing
+        move and any seat change ride in the same transaction, so a crash can never keep half
+        of a move.
         """
         now = self.clock()
         new_version = expected_version + 1
+        same, same_args = _same_rev(expected_rev)
 
         def script() -> Script[int]:
             yield lock("game", game_id)
@@ -404,7 +413,7 @@ class Store:
             changed = yield one(
                 "UPDATE games SET state = ?, version = ?, log = ?, status = ?, clocks = ?,"
                 " wake_at = ?, finished_at = ?, updated_at = ?, ratings = ?, rev = rev + 1"
-                " WHERE id = ? AND version = ? AND status = 'active' RETURNING rev",
+                f" WHERE id = ? AND version = ? AND status = 'active'{same} RETURNING rev",
                 dumps(state),
                 new_version,
                 dumps(log),
@@ -416,6 +425,7 @@ class Store:
                 dumps(ratings) if ratings else None,
                 game_id,
                 expected_version,
+                *same_args,
             )
             if changed is None:
                 raise StaleVersion
@@ -524,18 +534,26 @@ class Store:
         )
 
     async def set_clocks(
-        self, game_id: int, version: int, clocks: dict[str, Any], wake_at: float | None
+        self,
+        game_id: int,
+        version: int,
+        clocks: dict[str, Any],
+        wake_at: float | None,
+        expected_rev: int | None = None,
     ) -> bool:
-        """Change the clocks of the game at ``version`` (False if it moved on meanwhile)."""
+        """Change the clocks of the game at ``version`` (and ``expected_rev``, if given);
+        False if it moved on meanwhile."""
+        same, same_args = _same_rev(expected_rev)
         return await self._change(
             game_id,
             one(
                 "UPDATE games SET clocks = ?, wake_at = ?, rev = rev + 1"
-                f" WHERE id = ? AND version = ? AND {OPEN} RETURNING rev",
+                f" WHERE id = ? AND version = ? AND {OPEN}{same} RETURNING rev",
                 dumps(clocks),
                 wake_at,
                 game_id,
                 version,
+                *same_args,
             ),
         )
 
@@ -544,11 +562,14 @@ class Store:
         game_id: int,
         change: SeatChange,
         clocks: tuple[int, dict[str, Any], float | None] | None = None,
+        expected_rev: int | None = None,
     ) -> bool:
         """A seat's control changes without a move (a player returns, leaves or is kicked).
         ``clocks``: (version, clocks, wake_at) worked out for the change, stored in the same
-        transaction unless the game has moved on from that version (then False)."""
+        transaction unless the game has moved on from that version (or ``expected_rev``):
+        then False, and the clocks are left as they are."""
         now = self.clock()
+        same, same_args = _same_rev(expected_rev)
 
         def script() -> Script[Any]:
             yield lock("game", game_id)
@@ -567,11 +588,12 @@ class Store:
                 version, chosen, wake_at = clocks
                 timed = yield run(
                     f"UPDATE games SET clocks = ?, wake_at = ? WHERE id = ? AND version = ?"
-                    f" AND {OPEN}",
+                    f" AND {OPEN}{same}",
                     dumps(chosen),
                     wake_at,
                     game_id,
                     version,
+                    *same_args,
                 )
             return (yield touch(game_id, now)), timed == 1
 
