@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,14 +13,32 @@ from engine import cards
 
 
 def personal(prompt: str, reader: str | None, names: Mapping[str, str]) -> str:
-    """A prompt as its reader should see it: "ann to play…" in ann's hand is "Your turn: play…",
-    and "you" wherever else it names them."""
-    if reader is not None:
-        if prompt.startswith(f"{reader} to "):
-            rest = prompt[len(reader) + 4 :]
-            return f"**Your turn:** {humanize(rest, {**names, reader: 'you'})}"
-        return humanize(prompt, {**names, reader: "you"})
-    return humanize(prompt, names)
+    """A prompt as its reader should see it: "ann to play…" (or "Red (ann) to play…") in ann's
+    hand is "Your turn: play…", and "you" wherever else it names them ("you have", "your")."""
+    if reader is None:
+        return humanize(prompt, names)
+    mine = {**names, reader: _YOU}
+    turn = re.match(rf"(?:[A-Z]\w* \()?{re.escape(reader)}\)? to ", prompt)
+    if turn:
+        return f"**Your turn:** {_second_person(humanize(prompt[turn.end() :], mine))}"
+    return _second_person(humanize(prompt, mine))
+
+
+_YOU = "\x00you\x00"  # where the reader's id was, until the grammar around it is fixed
+_YOURS = (
+    ("'s", "your"),
+    (" has ", "you have "),
+    (" is ", "you are "),
+    (" was ", "you were "),
+    (" wins", "you win"),
+)
+
+
+def _second_person(text: str) -> str:
+    for after, said in _YOURS:
+        text = text.replace(_YOU + after, said)
+    text = text.replace(_YOU, "you")
+    return text[0].upper() + text[1:] if text.startswith(("you ", "your ")) else text
 
 
 class Renderer:

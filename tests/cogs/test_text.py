@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cogs.render.kinds import personal
 from cogs.render.text import humanize
 
 ANN, BEA = "123456789012345678", "223456789012345678"
@@ -30,3 +31,27 @@ def test_any_number_of_tables_of_players() -> None:
 
 def test_no_names_leaves_the_text_alone() -> None:
     assert humanize(f"{ANN} wins.", {}) == f"{ANN} wins."
+
+
+def test_a_prompt_in_its_readers_hand_speaks_to_them() -> None:
+    """Before: War of Suits prompts ("Red (ann) to ...") never read "Your turn", and other
+    lines about the reader read "you has no cards", "answer you's K♥", "you wins"."""
+    names = {"1": "ann", "2": "bea"}
+    assert personal("1 to play a card.", "1", names) == "**Your turn:** play a card."
+    assert personal("Red (1) to double or accept the loss.", "1", names) == (
+        "**Your turn:** double or accept the loss."
+    )
+    assert personal("Black (2) to play an Ace or reinforce; Red has decided.", "1", names) == (
+        "Black (bea) to play an Ace or reinforce; Red has decided."
+    )
+    assert personal("1 has no cards and must take the hit.", "1", names) == (
+        "You have no cards and must take the hit."
+    )
+    assert personal("2 to answer 1's K♥ or decline.", "1", names) == (
+        "bea to answer your K♥ or decline."
+    )
+    assert personal("1 wins by knockout.", "1", names) == "You win by knockout."
+    assert personal("Game over: 1 and 2 won.", "1", names) == "Game over: you and bea won."
+    # Another player's id that merely starts like the reader's is not the reader.
+    assert personal("12 to play a card.", "1", {"12": "cy"}) == "cy to play a card."
+    assert personal("1 to play a card.", None, names) == "ann to play a card."
