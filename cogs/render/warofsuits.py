@@ -88,7 +88,9 @@ class WarOfSuitsRenderer(Renderer):
                     parts.append("— 🅰️ its Ace claims the battle")
             if phase in ("choose", "tie"):
                 done = "chosen a card" if phase == "choose" else "decided"
-                if p in chosen:
+                if p in view.get("forced", []):
+                    parts.append("🛡️ reinforces (no Ace left)")
+                elif p in chosen:
                     parts.append(f"✅ has {done} (hidden)")
                 elif p in actors:
                     parts.append("⏳ choosing…" if phase == "choose" else "⏳ Ace or reinforce?")
@@ -162,7 +164,9 @@ class WarOfSuitsRenderer(Renderer):
             total = sum(value(c) for c in hand)
             lines.append(f"You play {mark} **{side}** ({suits}) · your hand is worth {total}.")
         choice = view.get("choice")
-        if choice:
+        if view.get("choice_forced"):
+            lines.append("You have no Ace left, so you reinforce (decided for you, publicly).")
+        elif choice:
             verb, _, card = choice.partition(":")
             what = "reinforce" if verb == "reinforce" else card_label(card)
             lines.append(f"Your secret choice: **{what}** (hidden until both sides have chosen).")

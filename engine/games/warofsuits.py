@@ -45,7 +45,9 @@ player whose Ace currently claims the battle, or None); ``last_battle`` (None, o
 card seen so far is on the battlefield or in a victory pile, so a player (or a bot) can tell
 which of each colour's cards are still unseen.
 A player's own view adds ``hand`` (sorted card codes) and ``choice`` (their secret choice
-in the current simultaneous phase as an action id, e.g. ``choose:7H``, or None).
+in the current simultaneous phase as an action id, e.g. ``choose:7H``, or None). ``forced``
+(public): in a tie, the sides that surely hold no Ace, made to reinforce; ``choice_forced``
+(own view): that is this player's side.
 
 Events: "X has chosen a card." / "X has decided." (the choice only in X's private text);
 the reveal; doubles, Ace claims and answers, acceptances; tie and head-to-head steps;
@@ -168,6 +170,12 @@ class WarOfSuits(Game):
         """
         seen = set(self.field[0]) | set(self.field[1]) | set(self.piles[0]) | set(self.piles[1])
         return [c for c in COLOUR_CARDS[s] if c not in seen]
+
+    def _forced(self) -> list[int]:
+        """In a tie, the sides made to reinforce because they surely hold no Ace (public)."""
+        if self.phase != "tie":
+            return []
+        return [s for s in (0, 1) if self.pending[s] == "reinforce" and not self._could_ace(s)]
 
     def _could_ace(self, s: int) -> bool:
         return bool(self.hands[s]) and any(rank(c) == "A" for c in self._unseen(s))
@@ -310,6 +318,7 @@ class WarOfSuits(Game):
         self.pending = [None if self._could_ace(s) else "reinforce" for s in (0, 1)]
         red, _ = self._totals()
         events = [Event(f"Tie at {red}: each side chooses at once to play an Ace or reinforce.")]
+        events += [Event(f"{self._who(s)} has no Ace left: it reinforces.") for s in self._forced()]
         if all(p is not None for p in self.pending):
             events += self._reveal_tie()
         return events
@@ -443,8 +452,10 @@ class WarOfSuits(Game):
             if len(waiting) == 2:
                 return f"{self._who(0)} and {self._who(1)} to {what}."
             s = waiting[0]
-            done = "chosen" if self.phase == "choose" else "decided"
-            return f"{self._who(s)} to {what}; {SIDE_NAMES[1 - s]} has {done}."
+            done = "has chosen" if self.phase == "choose" else "has decided"
+            if 1 - s in self._forced():
+                done = "reinforces (no Ace left)"
+            return f"{self._who(s)} to {what}; {SIDE_NAMES[1 - s]} {done}."
         assert self.turn is not None
         s = self.turn
         if self.phase == "react":
@@ -464,6 +475,7 @@ class WarOfSuits(Game):
             "battlefield": {p[s]: list(self.field[s]) for s in (0, 1)},
             "totals": {p[s]: total(self.field[s]) for s in (0, 1)},
             "chosen": [p[s] for s in (0, 1) if simultaneous and self.pending[s] is not None],
+            "forced": [p[s] for s in self._forced()],
             "deck_sizes": {p[s]: len(self.decks[s]) for s in (0, 1)},
             "hand_sizes": {p[s]: len(self.hands[s]) for s in (0, 1)},
             "victory_sizes": {p[s]: len(self.piles[s]) for s in (0, 1)},
@@ -485,6 +497,7 @@ class WarOfSuits(Game):
             s = p.index(player)
             view["hand"] = sorted(self.hands[s], key=sort_key)
             view["choice"] = self.pending[s] if simultaneous else None
+            view["choice_forced"] = s in self._forced()
         return view
 
     # -- persistence ----------------------------------------------------------------------

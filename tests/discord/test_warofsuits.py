@@ -6,15 +6,18 @@ knows the hands it plays; a test still checks the hand it relies on before using
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from typing import Any
 
 import pytest
 
+import engine
 from cogs import ids
 from cogs.hosting import renderer_for
 from engine.cards import label
+from engine.games.warofsuits import COLOUR_CARDS
 from tests.discord.driver import Table, controls, message_text, target_of
 
 RENDER = renderer_for("warofsuits")
@@ -246,3 +249,39 @@ async def test_full_game_to_the_result_with_nothing_secret_in_public(
     assert table.table_message().components == []
     stored = await table.bot.store.moves(table.game_id)
     assert len(stored) == moves
+
+
+async def test_a_side_with_no_ace_left_is_shown_reinforcing_and_the_other_told_its_turn(
+    simcord_env,
+) -> None:
+    """Before: a side the rules make reinforce (it surely holds no Ace) was shown as having
+    decided in secret, its DM said "Your secret choice: reinforce", and the DM of the side to
+    move never said "Your turn" (War of Suits prompts read "Black (bea) to ...")."""
+    table = await Table.start(simcord_env, "warofsuits", 2, seed=5)
+    red, black = (await table.game()).players
+    session = await table.session()
+    data = session.game.to_dict()  # type: ignore[union-attr]
+    red_hand, black_hand = ["7D", "2D", "3D"], ["7C", "AC", "2C"]
+    data["state"].update(
+        hands=[red_hand, black_hand],
+        decks=[
+            [c for c in COLOUR_CARDS[0] if c not in [*red_hand, "AD", "AH"]],
+            [c for c in COLOUR_CARDS[1] if c not in black_hand],
+        ],
+        piles=[[], ["AD", "AH"]],  # both red Aces already won by Black: seen
+        field=[[], []],
+        pending=[None, None],
+        phase="choose",
+    )
+    session.game = engine.load(json.loads(json.dumps(data)))
+    session.shown.table, session.shown.dms = None, {}
+    await table.act(red, "choose:7D")
+    await table.act(black, "choose:7C")
+    assert (await table.game()).actors() == [black]
+    text = table_text(table)
+    assert "🛡️ reinforces (no Ace left)" in text and "has no Ace left: it reinforces" in text
+    assert "✅ has decided (hidden)" not in text
+    red_dm = message_text(table.dm_message(red))
+    assert "Your secret choice" not in red_dm and "decided for you" in red_dm
+    black_dm = message_text(table.dm_message(black))
+    assert "**Your turn:** play an Ace or reinforce; Red reinforces (no Ace left)." in black_dm

@@ -599,3 +599,19 @@ def test_action_labels_name_the_cards() -> None:
         "ace:AH": f"Claim the battle with {label('AH')}",
         "accept": "Accept the loss",
     }
+
+
+def test_a_side_with_no_ace_left_is_made_to_reinforce_publicly() -> None:
+    """RULINGS: a side that surely holds no Ace can only reinforce, decided for it, publicly.
+    Before: the view showed it as a side that had decided in secret."""
+    # Every other card is in its colour's victory pile, both red Aces among them: seen, so Red
+    # surely holds none; Black still might (A♠ in hand, unseen).
+    game = position(["7H", "2H", "3H"], ["7C", "AS", "10C"])
+    events = battle(game, "7H", "7C")
+    assert game.view()["phase"] == "tie" and game.actors() == [B]
+    assert game.view()["forced"] == [R] and game.view(R)["choice_forced"]
+    assert not game.view(B)["choice_forced"]
+    assert "Red (rose) has no Ace left: it reinforces." in public(events)
+    assert "Black (bert) to play an Ace or reinforce; Red reinforces (no Ace left)." == (
+        game.view()["prompt"]
+    )
