@@ -147,6 +147,9 @@ def dm_key(session: Session, user_id: int) -> Any:
         tuple(view.get("hand", [])),
         turn,
         tuple(session.notes(user_id)),
+        # What the game tells this player alone (I Have It's lead limit, a tenth card): the
+        # DM says it, so it is redrawn when that goes too, not only when the hand changes.
+        tuple(session.hosted.renderer.private_lines(view, session.names)),
         session.row.status,
         away,
     )

@@ -7,6 +7,7 @@ the scenario relies on before using it.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from types import SimpleNamespace
@@ -14,10 +15,11 @@ from typing import Any
 
 import pytest
 
+import engine
 from cogs import ids
 from cogs.hosting import renderer_for
 from cogs.render.ihaveit import rank_name
-from engine.cards import label, labels, value
+from engine.cards import label, labels, standard_deck, value
 from tests.discord.driver import Table, controls, message_text, target_of
 
 RENDER = renderer_for("ihaveit")
@@ -253,3 +255,54 @@ async def test_full_game_to_the_end_with_secrets_kept(simcord_env, monkeypatch) 
         assert RENDER.hand_text(game.view(player)["hand"]) in dm_text(table, player)
     stored = await table.bot.store.moves(table.game_id)
     assert [seq for seq, _, _ in stored] == list(range(1, moves + 1))
+
+
+async def set_game_state(table: Table, **state: Any) -> None:
+    session = await table.session()
+    data = session.game.to_dict()
+    data["state"].update(state)
+    session.game = engine.load(json.loads(json.dumps(data)))
+    session.shown.table = None
+    session.shown.dms.clear()
+    await table.bot.presenter.refresh_table(session)
+    await table.bot.presenter.update_dms(session)
+
+
+async def test_the_takers_dm_drops_the_lead_limit_once_the_lead_is_made(simcord_env) -> None:
+    """Before: the taker's DM went on showing the restricted lead's limit after the lead (it
+    was redrawn only when their hand or turn changed)."""
+    table = await Table.start(simcord_env, "ihaveit", 3, seed=3)
+    ann, bea, cy = (await table.game()).players
+    hands = {
+        ann: ["2C", "3D", "4H", "5S", "6C"],
+        bea: ["7C", "8D", "9H", "10S", "JC"],
+        cy: ["2D", "3H", "4S", "5C", "6D"],
+    }
+    used = {c for h in hands.values() for c in h} | {"KC"}
+    pile = [c for c in standard_deck() if c not in used]
+    await set_game_state(
+        table,
+        hands=hands,
+        pile=pile,
+        discard=[],
+        in_play={"player": ann, "cards": ["KC"]},
+        current=bea,
+        phase="answer",
+        limit=None,
+        taken_by=None,
+        out=[],
+        moves=5,
+    )
+    # bea declines ann's K♣: ann takes one card from bea, and bea leads under a limit.
+    await table.act(bea, "decline", via="table")
+    game = await table.game()
+    assert game.view(None)["restricted"] and game.actors() == [bea]
+    assert "🔒" in message_text(table.dm_message(ann))  # right now, true: bea's lead is limited
+    # bea leads: the limit is over (nobody's lead is restricted now, cy is to answer).
+    lead = next(a.id for a in game.legal_actions(bea))
+    await table.act(bea, lead, via="dm")
+    game = await table.game()
+    assert game.actors() == [cy] and not game.view(None)["restricted"]
+    assert game.view(ann)["lead_limit"] is None
+    ann_dm = message_text(table.dm_message(ann))
+    assert "🔒" not in ann_dm, ann_dm
