@@ -612,6 +612,5 @@ def test_a_side_with_no_ace_left_is_made_to_reinforce_publicly() -> None:
     assert game.view()["forced"] == [R] and game.view(R)["choice_forced"]
     assert not game.view(B)["choice_forced"]
     assert "Red (rose) has no Ace left: it reinforces." in public(events)
-    assert "Black (bert) to play an Ace or reinforce; Red reinforces (no Ace left)." == (
-        game.view()["prompt"]
-    )
+    prompt = game.view()["prompt"]
+    assert prompt == "Black (bert) to play an Ace or reinforce; Red reinforces (no Ace left)."
