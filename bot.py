@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import gc
 import logging
+import signal
 import sys
 from typing import Any
 
@@ -31,6 +32,7 @@ from db import Store, StoreUnavailable
 
 log = logging.getLogger("cardtable")
 
+SHUTDOWN_DRAIN = 5.0  # seconds a stop waits for queued Discord updates (docker allows 10)
 EXTENSIONS = (
     "cogs.play",
     "cogs.lobby",
@@ -118,6 +120,14 @@ class CardBot(commands.Bot):
 
     async def close(self) -> None:
         presenter = getattr(self, "presenter", None)
+        if presenter is not None and not self.is_closed():
+            # What players should still see (a move's table and DMs, a result) goes out
+            # first, while the connection to Discord is still open; a stop waits this long.
+            log.info("shutting down: finishing Discord updates (up to %.0f s)", SHUTDOWN_DRAIN)
+            try:
+                await asyncio.wait_for(presenter.idle(), SHUTDOWN_DRAIN)
+            except TimeoutError:
+                log.warning("shutting down with Discord updates still queued")
         if presenter is not None:
             presenter.close()
         faces = getattr(self, "faces", None)
@@ -205,6 +215,16 @@ async def run(settings: Settings) -> None:
     store = await open_store(settings)
     bot = create_bot(settings, store)
     freeze_startup_heap()
+    # SIGTERM (docker stop, systemd) and Ctrl-C close the bot gracefully (``close``).
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop() -> None:
+        if not closing:  # a second signal while closing changes nothing
+            closing.append(loop.create_task(bot.close()))
+
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop)
     async with bot:
         await bot.start(settings.token)
 
