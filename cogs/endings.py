@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING
 
+import discord
 from discord.ext import commands
 
 from cogs import ids
@@ -15,6 +17,8 @@ from cogs.sessions import Session
 
 if TYPE_CHECKING:
     from bot import CardBot
+
+log = logging.getLogger(__name__)
 
 
 ANNOUNCE_LEASE = 60.0  # seconds one process has to post an end before another may
@@ -60,6 +64,12 @@ class Endings(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
         self._catch_up: asyncio.Task[None] | None = None
+        # Ends posted whose flag is not stored yet (storing it failed): a retry stores only
+        # the flag, never a second post.
+        self._posted: set[int] = set()
+        # Finished games this process has drawn once while catching up: later passes only
+        # try the post again, without redrawing the table and every DM each time.
+        self._caught_up: set[int] = set()
 
     async def cog_load(self) -> None:
         # REST works as soon as we are logged in: no need to wait for the gateway.
@@ -81,17 +91,28 @@ class Endings(commands.Cog):
         """Post how the game ended, once (the flag is stored after the post)."""
         if session.game is None or session.row.announced:
             return
+        if session.id not in self._posted and not await self._post_end(session):
+            return
+        await self.bot.store.mark_announced(session.id)
+        self._posted.discard(session.id)
+        session.row.announced = True
+
+    async def _post_end(self, session: Session) -> bool:
+        """The end post itself; False if it is not this process's to post (or nothing to)."""
+        assert session.game is not None
         # Sharing the database, posted by exactly one process: the one holding the claim.
         # (Alone, the flag stored after the post is enough: a crash in between posts again.)
-        shared = self.bot.sessions.shared
-        if shared and not await self.bot.store.claim_announcement(session.id, ANNOUNCE_LEASE):
-            return
+        claim = None
+        if self.bot.sessions.shared:
+            claim = await self.bot.store.claim_announcement(session.id, ANNOUNCE_LEASE)
+            if claim is None:
+                return False
         stored = await self.bot.store.get_game(session.id)
         if stored is not None:
             session.row.ratings = stored.ratings  # written by the finishing transaction
         text = end_post(session)
         if text is None:
-            return
+            return False
         members = {s.user_id for s in session.seats if s.human and not s.is_bot}
         outcome = session.game.outcome
         assert outcome is not None
@@ -99,12 +120,15 @@ class Endings(commands.Cog):
         again = Screen(rows=[[Button("Play again", ids.again(session.id), "primary", emoji="🔁")]])
         try:
             await self.bot.presenter.post(session, text, ping=ping, screen=again)
+        except (discord.Forbidden, discord.NotFound) as error:
+            # The channel is gone or closed to the bot: no retry will ever post it.
+            log.warning("game %s: the end cannot be posted: %s", session.id, error)
         except Exception:
-            if shared:  # the presenter retries this job: let the retry claim it again
-                await self.bot.store.release_announcement(session.id)
+            if claim is not None:  # the presenter retries this job: it may claim again
+                await self.bot.store.release_announcement(session.id, claim)
             raise
-        await self.bot.store.mark_announced(session.id)
-        session.row.announced = True
+        self._posted.add(session.id)
+        return True
 
     async def catch_up(self) -> None:
         """Finish what a crash interrupted: games that ended but whose end was never posted."""
@@ -112,7 +136,9 @@ class Endings(commands.Cog):
             for row in await self.bot.store.unannounced():
                 session = await self.bot.sessions.get(row.id)
                 if session is not None and session.game is not None:
-                    self.bot.presenter.update(session, jobs=[self.announce])
+                    first = row.id not in self._caught_up
+                    self._caught_up.add(row.id)
+                    self.bot.presenter.update(session, table=first, dms=first, jobs=[self.announce])
         except Exception as error:
             log_failure("catching up finished games", error)
 

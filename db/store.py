@@ -651,25 +651,33 @@ class Store:
     async def mark_announced(self, game_id: int) -> None:
         await self._set(game_id, "announced", 1)
 
-    async def claim_announcement(self, game_id: int, lease: float) -> bool:
-        """Take the right to post this finished game's end for ``lease`` seconds: False if it
-        is posted already, or another process is posting it now."""
+    async def claim_announcement(self, game_id: int, lease: float) -> float | None:
+        """Take the right to post this finished game's end for ``lease`` seconds. The claim
+        (its end time, to give back with ``release_announcement``), or None if the end is
+        posted already or another process is posting it now."""
         now = self.clock()
+        until = now + lease
         changed = await self._write(
             run(
                 "UPDATE games SET announce_by = ? WHERE id = ? AND status = 'finished'"
                 " AND announced = 0 AND (announce_by IS NULL OR announce_by < ?)",
-                now + lease,
+                until,
                 game_id,
                 now,
             )
         )
-        return bool(changed == 1)
+        return until if changed == 1 else None
 
-    async def release_announcement(self, game_id: int) -> None:
-        """Posting the end failed: any process may claim it at once (the retry included)."""
+    async def release_announcement(self, game_id: int, claim: float) -> None:
+        """Posting the end failed: any process may claim it at once (the retry included).
+        Only ``claim``, the one this process took: never another's that followed it."""
         await self._write(
-            run("UPDATE games SET announce_by = NULL WHERE id = ? AND announced = 0", game_id)
+            run(
+                "UPDATE games SET announce_by = NULL WHERE id = ? AND announced = 0"
+                " AND announce_by = ?",
+                game_id,
+                claim,
+            )
         )
 
     async def unannounced(self) -> list[GameRow]:

@@ -68,14 +68,20 @@ async def test_an_end_is_posted_by_one_process_and_by_another_if_the_first_dies(
     assert not await b.claim_announcement(game, 60)
     # The claimer died without posting: once the lease is over, another process may.
     b.clock = lambda: time.time() + 61
-    assert await b.claim_announcement(game, 60)
+    claim = await b.claim_announcement(game, 60)
+    assert claim is not None
     # Its post failed: the claim is given back at once, for its own retry or another process.
-    await b.release_announcement(game)
-    assert await a.claim_announcement(game, 60)
+    await b.release_announcement(game, claim)
+    b.clock = time.time
+    mine = await a.claim_announcement(game, 60)
+    assert mine is not None
+    # A claim given back late never frees the one that followed it.
+    await b.release_announcement(game, claim)
+    assert not await b.claim_announcement(game, 60)
     await a.mark_announced(game)
     b.clock = lambda: time.time() + 200
     assert not await b.claim_announcement(game, 60)
-    await b.release_announcement(game)  # once posted, nothing to give back
+    await a.release_announcement(game, mine)  # once posted, nothing to give back
     assert not await b.claim_announcement(game, 60)
 
 

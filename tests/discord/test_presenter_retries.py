@@ -3,6 +3,7 @@ presenter's jobs (posts such as the result), and jobs of a lobby, which has no t
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import discord
@@ -10,6 +11,8 @@ import discord
 from cogs.presenter import RETRY_AFTER
 from cogs.render.spec import Screen
 from cogs.timing import Timing
+from db import StoreUnavailable
+from db.script import run, single
 from tests.discord.driver import Table, controls, message_text
 
 NUDGE = Timing().nudge_after
@@ -133,3 +136,67 @@ async def test_a_dm_sent_while_its_seat_is_replaced_is_not_sent_twice(simcord_en
     await presenter.idle()
     again = [m for m in table.members[bea].user.dm_channel.history() if "game #1" in m.content]
     assert [m.id for m in again] == [m.id for m in dms]
+
+
+async def test_an_end_post_whose_flag_failed_is_not_posted_twice(simcord_env) -> None:
+    """The result was posted but storing "posted" failed: the retry stores only the flag
+    (before: the job was dropped, or, retried, posted the result a second time)."""
+    store = simcord_env.bot.store
+    mark = store.mark_announced
+    failures = [StoreUnavailable("the database is locked")]
+
+    async def mark_once_failing(game_id: int) -> None:
+        if failures:
+            raise failures.pop()
+        await mark(game_id)
+
+    store.mark_announced = mark_once_failing
+    table = await Table.start(simcord_env, "haymaker", 2, seed=1)
+    await table.play_random(random.Random(1))
+    assert not failures  # the flag's first write failed
+    await simcord_env.advance_time(RETRY_AFTER + 1)
+    await simcord_env.bot.presenter.idle()
+    ends = [m for m in table.public_messages() if "Final scores" in (m.content or "")]
+    assert len(ends) == 1
+    row = await store.get_game(table.game_id)
+    assert row is not None and row.announced
+
+
+async def test_an_end_that_can_never_be_posted_is_not_tried_for_ever(simcord_env) -> None:
+    """A channel gone or closed to the bot (403, 404): the end is given up, not retried on
+    every catch-up (before: each pass redrew and failed again)."""
+    table = await Table.start(simcord_env, "haymaker", 2, seed=1)
+    await table.play_random(random.Random(1))
+    store = simcord_env.bot.store
+    await store.backend.write(
+        lambda: single(
+            run("UPDATE games SET announced = 0, announce_by = NULL WHERE id = ?", table.game_id)
+        )
+    )
+    session = await store.get_game(table.game_id)
+    assert session is not None and not session.announced
+    endings = simcord_env.bot.get_cog("Endings")
+    posts = 0
+
+    async def refused(*args, **kwargs) -> int:  # type: ignore[no-untyped-def]
+        nonlocal posts
+        posts += 1
+        raise discord.Forbidden(_Response(403), "Missing Access")
+
+    simcord_env.bot.presenter.post = refused
+    cached = await simcord_env.bot.sessions.get(table.game_id)
+    assert cached is not None
+    cached.row.announced = False
+    await endings.announce(cached)
+    await endings.announce(cached)
+    assert posts == 1
+    row = await store.get_game(table.game_id)
+    assert row is not None and row.announced
+
+
+class _Response:
+    """The least of an aiohttp response that discord.py's errors read."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "Forbidden"
