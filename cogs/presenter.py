@@ -26,6 +26,7 @@ from cogs.render.spec import Screen
 from cogs.replies import log_failure
 from cogs.sessions import Session, Shown
 from cogs.timing import deadline_shown
+from db import SeatRow
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -339,9 +340,8 @@ class Presenter:
             # On the seat as it is now too: a move or a seat change while we sent replaces
             # the seat object (``Sessions.apply``), and a copy without the ids would send a
             # second DM on the next update.
-            for held in (seat, session.seat(user_id)):
-                if held is not None:
-                    held.dm_channel_id, held.dm_message_id = channel_id, message_id
+            for held in self._seats(session, user_id, seat):
+                held.dm_channel_id, held.dm_message_id = channel_id, message_id
             await self.bot.store.set_dm(session.id, user_id, channel_id, message_id)
             session.shown.dms[user_id] = key
         except discord.Forbidden as error:
@@ -349,6 +349,15 @@ class Presenter:
                 await self._dms_closed(session, user_id)
             else:
                 raise
+
+    def _seats(self, session: Session, user_id: int, seat: SeatRow) -> list[SeatRow]:
+        """A member's seat in every copy that may be trusted next: the one drawn, the seat as
+        it is there now (a move replaces seat objects), and the cached copy (a failed write
+        may have replaced the session): none may miss what our own write just stored."""
+        cached = self.bot.sessions.cached(session.id)
+        found = [seat, session.seat(user_id), cached.seat(user_id) if cached else None]
+        unique: dict[int, SeatRow] = {id(s): s for s in found if s is not None}
+        return list(unique.values())
 
     def answered_dm(self, session: Session, user_id: int) -> None:
         """The click's own answer redrew this member's DM."""
@@ -361,7 +370,8 @@ class Presenter:
         seat = session.seat(user_id)
         if seat is None or seat.dm_closed:
             return
-        seat.dm_closed = True
+        for held in self._seats(session, user_id, seat):
+            held.dm_closed = True
         await self.bot.store.mark_dm_closed(session.id, user_id)
         channel = self.bot.get_partial_messageable(session.row.channel_id)
         await channel.send(

@@ -200,3 +200,39 @@ class _Response:
     def __init__(self, status: int) -> None:
         self.status = status
         self.reason = "Forbidden"
+
+
+async def test_a_dm_sent_while_the_cached_copy_is_replaced_is_not_sent_twice(simcord_env) -> None:
+    """Before: a first DM sent from a copy a failed write then dropped (a click loading a new
+    one meanwhile) stored its ids, but the new copy never had them, and its next update sent
+    the member a second DM."""
+    table = await Table.start(simcord_env, "uno", 2, turn_timer=0)
+    sessions = simcord_env.bot.sessions
+    session = await table.session()
+    bea = list(table.members)[1]
+    seat = session.seat(int(bea))
+    assert seat is not None
+    # As before the first DM: no ids in memory or stored.
+    await simcord_env.bot.store.set_dm(table.game_id, int(bea), None, None)
+    seat.dm_channel_id = seat.dm_message_id = None
+    session.shown.dms.pop(int(bea), None)
+    presenter = simcord_env.bot.presenter
+    send = presenter.send
+
+    async def send_while_the_copy_is_replaced(channel_id: int, screen: Screen) -> int:
+        sessions.forget(table.game_id)  # a failed write dropped the copy ...
+        await sessions.get(table.game_id)  # ... and a click loaded a new one
+        return await send(channel_id, screen)
+
+    presenter.send = send_while_the_copy_is_replaced  # type: ignore[method-assign]
+    presenter.update(session, table=False)
+    await presenter.idle()
+    presenter.send = send  # type: ignore[method-assign]
+    dms = [m.id for m in table.members[bea].user.dm_channel.history() if "game #1" in m.content]
+    fresh = sessions.cached(table.game_id)
+    assert fresh is not None and fresh is not session
+    fresh.shown.dms.pop(int(bea), None)  # something to show: the DM is drawn again
+    presenter.update(fresh, table=False)
+    await presenter.idle()
+    again = [m.id for m in table.members[bea].user.dm_channel.history() if "game #1" in m.content]
+    assert again == dms
