@@ -114,6 +114,7 @@ class Presenter:
             # A lobby has no table or DMs to draw, but may have jobs (closing its message).
             drawing, leased = (False, None)
             if session.game is not None:
+                session = await self._current(session)
                 drawing, leased = await self._begin(session)
             ok = True
             if drawing and pending.table:
@@ -143,6 +144,21 @@ class Presenter:
     # editing one message at once could leave the older picture last. A process that finds
     # another drawing leaves it to that one, which draws again if the game moved meanwhile;
     # if it dies, its lease runs out and another redraws (timers.redraw_orphans).
+    async def _current(self, session: Session) -> Session:
+        """The copy of a running game to draw: with other processes, the one this process
+        trusts now, never one a failed write dropped (it may be older than what another
+        process has drawn since, and drawing it would leave the older picture last)."""
+        sessions = self.bot.sessions
+        if not sessions.shared or not session.row.is_open or sessions.cached(session.id) is session:
+            return session
+        try:
+            async with sessions.lock(session.id):
+                current = await sessions.get(session.id)
+        except Exception as error:
+            log_failure(f"game {session.id}: reload to draw", error)
+            return session
+        return current if current is not None and current.game is not None else session
+
     async def _begin(self, session: Session) -> tuple[bool, int | None]:
         """Take the game's drawing: (False if another process is drawing it now, the
         revision about to be drawn if this process took the drawing, to give it back)."""

@@ -136,3 +136,35 @@ async def test_a_copy_dropped_while_drawn_gives_the_drawing_back_and_the_newest_
     assert drawing[1] == drawing[2], "the move was never drawn"
     shown = {c.custom_id for c in controls(table.table_message())}
     assert f"g:{old.id}:{moved.version}:*" in shown, shown
+
+
+async def test_a_dropped_copy_is_not_drawn_over_a_newer_game(simcord_env: Any) -> None:
+    """With other processes: a copy a failed write dropped, left pending, is never drawn (an
+    older picture, without the drawing lease, over what the game shows now). Before: the
+    presenter drew it as given, and the table showed a move undone."""
+    bot = simcord_env.bot
+    if not bot.sessions.shared:
+        pytest.skip("one process on SQLite: a dropped copy is never older than what is shown")
+    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    presenter = bot.presenter
+    await presenter.idle()
+    old = await table.session()
+    assert old.game is not None
+    # The game moves on through a new copy (another process, or this one after a failed
+    # write), and is drawn.
+    bot.sessions.forget(old.id)
+    mover = next(p for p in old.game.players if old.game.legal_actions(p))
+    action = next(a for a in old.game.legal_actions(mover) if a.pick is None)
+    moved = await table.session()
+    async with bot.sessions.lock(moved.id):
+        await bot.sessions.apply(moved, int(mover), action.id, now())
+    presenter.update(moved)
+    await presenter.idle()
+    shown = {c.custom_id for c in controls(table.table_message())}
+    assert f"g:{old.id}:{moved.version}:*" in shown, shown
+    # Then the dropped copy asks to be drawn (its worker's retry, a late job).
+    old.shown.table = None
+    presenter.update(old, dms=False)
+    await presenter.idle()
+    shown = {c.custom_id for c in controls(table.table_message())}
+    assert f"g:{old.id}:{moved.version}:*" in shown, shown
