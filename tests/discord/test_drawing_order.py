@@ -17,6 +17,7 @@ import pytest
 from cogs import components, show
 from cogs.clock import now
 from cogs.render.spec import Screen
+from cogs.sessions import Session
 from db.script import one, single
 from tests.discord.driver import Table, controls, message_text
 
@@ -119,12 +120,7 @@ async def test_a_copy_dropped_while_drawn_gives_the_drawing_back_and_the_newest_
 
     # Meanwhile the game moves (as another process would move it: nobody here asks for a
     # drawing) and this process drops its copy.
-    bot.sessions.forget(old.id)
-    mover = next(p for p in old.game.players if old.game.legal_actions(p))
-    action = next(a for a in old.game.legal_actions(mover) if a.pick is None)
-    moved = await table.session()
-    async with bot.sessions.lock(moved.id):
-        await bot.sessions.apply(moved, int(mover), action.id, now())
+    moved = await move_on_a_new_copy(table, old)
     bot.sessions.forget(old.id)
 
     release.set()
@@ -152,12 +148,7 @@ async def test_a_dropped_copy_is_not_drawn_over_a_newer_game(simcord_env: Any) -
     assert old.game is not None
     # The game moves on through a new copy (another process, or this one after a failed
     # write), and is drawn.
-    bot.sessions.forget(old.id)
-    mover = next(p for p in old.game.players if old.game.legal_actions(p))
-    action = next(a for a in old.game.legal_actions(mover) if a.pick is None)
-    moved = await table.session()
-    async with bot.sessions.lock(moved.id):
-        await bot.sessions.apply(moved, int(mover), action.id, now())
+    moved = await move_on_a_new_copy(table, old)
     presenter.update(moved)
     await presenter.idle()
     shown = {c.custom_id for c in controls(table.table_message())}
@@ -168,3 +159,17 @@ async def test_a_dropped_copy_is_not_drawn_over_a_newer_game(simcord_env: Any) -
     await presenter.idle()
     shown = {c.custom_id for c in controls(table.table_message())}
     assert f"g:{old.id}:{moved.version}:*" in shown, shown
+
+
+async def move_on_a_new_copy(table: Table, old: Session) -> Session:
+    """The game moves through a new copy, as another process (or this one after a failed
+    write) would move it, with the old copy dropped: the copy that moved."""
+    sessions = table.bot.sessions
+    assert old.game is not None
+    sessions.forget(old.id)
+    mover = next(p for p in old.game.players if old.game.legal_actions(p))
+    action = next(a for a in old.game.legal_actions(mover) if a.pick is None)
+    moved = await table.session()
+    async with sessions.lock(moved.id):
+        await sessions.apply(moved, int(mover), action.id, now())
+    return moved
