@@ -181,13 +181,16 @@ class Presenter:
     async def _end(self, session: Session, ok: bool, drew: int) -> Session | None:
         """Give the drawing back, the game shown as of revision ``drew`` (taken when the
         drawing began: a click may bring the cached game further meanwhile). If it moved
-        since: the game as it is now, to be drawn again (other processes left it to us)."""
+        since: the game as it is now, to be drawn again (other processes left it to us).
+        Also if our lease ran out while we drew (edits held up by 429s or the REST budget):
+        another process may have drawn the newer game meanwhile, and ours landed after it."""
         sessions = self.bot.sessions
         try:
             rev = await self.bot.store.end_drawing(
                 session.id, sessions.process, drew if ok and drew >= 0 else None
             )
-            if rev is None or rev == drew or not ok:
+            lost = rev is None
+            if not lost and (rev == drew or not ok):
                 return None
             async with sessions.lock(session.id):
                 # The cached copy, brought up to date; a new one if a failed write dropped

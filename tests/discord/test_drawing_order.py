@@ -18,7 +18,7 @@ from cogs import components, show
 from cogs.clock import now
 from cogs.render.spec import Screen
 from cogs.sessions import Session
-from db.script import one, single
+from db.script import one, run, single
 from tests.discord.driver import Table, controls, message_text
 
 
@@ -159,6 +159,50 @@ async def test_a_dropped_copy_is_not_drawn_over_a_newer_game(simcord_env: Any) -
     await presenter.idle()
     shown = {c.custom_id for c in controls(table.table_message())}
     assert f"g:{old.id}:{moved.version}:*" in shown, shown
+
+
+async def test_a_drawing_whose_lease_ran_out_is_drawn_again_after_it(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With other processes: our edits waited past the drawing's lease (429s, the REST budget),
+    another process took the drawing and drew the newer game, and then our older edit landed.
+    Before: we gave up the drawing we no longer held and left that older picture last."""
+    bot = simcord_env.bot
+    if not bot.sessions.shared:
+        pytest.skip("one process on SQLite: no drawing to share")
+    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    presenter = bot.presenter
+    await presenter.idle()
+    old = await table.session()
+    assert old.game is not None and old.row.table_message_id is not None
+    target = (old.row.channel_id, old.row.table_message_id)
+    release, waiting = asyncio.Event(), asyncio.Event()
+    edit = presenter.edit
+
+    async def slow_edit(channel_id: int, message_id: int, screen: Screen) -> None:
+        if (channel_id, message_id) == target and not waiting.is_set():
+            waiting.set()
+            await release.wait()
+        await edit(channel_id, message_id, screen)
+
+    monkeypatch.setattr(presenter, "edit", slow_edit)
+    old.shown.table = None
+    presenter.update(old, dms=False)
+    await asyncio.wait_for(waiting.wait(), 5)
+    # Meanwhile the game moves, our lease runs out, and another process draws it in full.
+    moved = await move_on_a_new_copy(table, old)
+    await bot.store.backend.write(
+        lambda: single(
+            run(
+                "UPDATE games SET draw_owner = 'another', draw_by = NULL, drawn = rev WHERE id = ?",
+                old.id,
+            )
+        )
+    )
+    release.set()  # our older edit lands last ...
+    await asyncio.wait_for(presenter.idle(), 5)
+    shown = {c.custom_id for c in controls(table.table_message())}
+    assert f"g:{old.id}:{moved.version}:*" in shown, shown  # ... and is drawn over
 
 
 async def move_on_a_new_copy(table: Table, old: Session) -> Session:
