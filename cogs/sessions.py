@@ -467,7 +467,7 @@ def finishing_result(game: Game, seats: list[SeatRow]) -> Result:
         after = ratings.rate(before, ranks)
         return {int(p): (r.mu, r.sigma) for p, r in after.items()}
 
-    return Result([int(m) for m in members], winners, rate)
+    return Result([int(m) for m in members], winners, rate, draw=not outcome.winners)
 
 
 def _changed(seat: SeatRow, changes: Iterable[SeatChange]) -> SeatRow:

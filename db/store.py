@@ -59,6 +59,10 @@ class Result:
     players: list[int]
     winners: list[int]
     rate: Rater | None = None
+    # Nobody won the game (it breaks every streak). Only members count as ``winners``, so a
+    # game a bot won has none and is a loss for the members, not a draw: None reads a draw
+    # from empty ``winners``, for results built without bots.
+    draw: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -490,7 +494,8 @@ class Store:
             streak, best = (
                 (int(before[user][3]), int(before[user][4])) if user in before else (0, 0)
             )
-            if not result.winners:
+            draw = result.draw if result.draw is not None else not result.winners
+            if draw:
                 streak = 0  # a draw breaks any streak
             elif won:
                 streak = streak + 1 if streak > 0 else 1

@@ -109,6 +109,29 @@ async def test_finishing_move_counts_stats_in_the_same_transaction(store: Store)
     assert await store.stats(1, 200) == {"uno": (2, 1)}
 
 
+async def test_a_game_no_member_won_is_a_loss_unless_nobody_won(store: Store) -> None:
+    """A bot's win leaves no member among the winners: a loss for the members (their losing
+    streak grows). Before: it was counted as a draw, which resets every streak."""
+
+    async def finish(result: Result) -> None:
+        game = await store.create_lobby(1, 10, "haymaker", 100, "Host", {}, seed=1)
+        await store.start_game(game.id, {}, {})
+        await store.record_move(game.id, 0, 100, "x", {}, {}, status="finished", result=result)
+
+    async def streak() -> int:
+        (row,) = await store.member_stats(1, 100)
+        return row.streak
+
+    for expected in (-1, -2):
+        await finish(Result([100], [], draw=False))  # a bot won
+        assert await streak() == expected
+    await finish(Result([100], [], draw=True))  # nobody won: a draw breaks the streak
+    assert await streak() == 0
+    await finish(Result([100], [100]))
+    await finish(Result([100], []))  # built without bots: no winner reads as a draw
+    assert await streak() == 0
+
+
 async def test_a_refused_finishing_move_counts_nothing(store: Store) -> None:
     game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
     await store.start_game(game.id, {}, {})

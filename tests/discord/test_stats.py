@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import engine
 from cogs.render.text import humanize
@@ -120,3 +121,41 @@ async def test_a_kicked_members_seat_winning_is_not_announced_as_their_win(simco
     assert stats and all(won == 0 for _, won in stats.values()), stats
     history = await table.members[ann].slash(table.channel, "history")
     assert f"🏆 {name}" in message_text(history.response)
+
+
+async def lost_to_bot(bot: Any, guild_id: int, channel: int, member: int) -> None:
+    """A finished Haymaker game: ``member`` against a bot seat (-1), which wins."""
+    for seed in range(80):
+        game = engine.new_game("haymaker", [str(member), "-1"], seed=seed)
+        playout(game, seed=seed)
+        if game.winners == ["-1"]:
+            break
+    store = bot.store
+    row = await store.create_lobby(
+        guild_id, channel, "haymaker", member, "x", {}, seed=seed, bots=[(-1, "🤖 Ada", "normal")]
+    )
+    await store.start_game(row.id, {}, {})
+    seats = [
+        SeatRow(row.id, member, 0, "x", False, None, None, False),
+        SeatRow(row.id, -1, 1, "🤖 Ada", True, None, None, False, human=False, level="normal"),
+    ]
+    result = finishing_result(game, seats)
+    await store.record_move(
+        row.id, 0, member, "x", game.to_dict(), {}, status="finished", result=result
+    )
+    await store.mark_announced(row.id)
+
+
+async def test_three_losses_to_bots_are_a_losing_streak(simcord_env) -> None:
+    """Before: a game a bot won left no member among the winners and counted as a draw for
+    streaks, so a member who only lost to bots read "streak: none"."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    ann = guild.add_member(simcord_env.create_user("ann"))
+    for i in range(3):
+        await lost_to_bot(simcord_env.bot, guild.id, 700 + i, ann.id)
+    answer = await ann.slash(channel, "stats")
+    text = message_text(answer.response)
+    assert "**3** played · **0** won (0%)" in text, text
+    # Three games lost in a row (to a bot) are a losing streak, not "none".
+    assert "3 losses in a row" in text, text
