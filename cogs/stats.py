@@ -75,13 +75,17 @@ class Stats(commands.Cog):
             f"Favourite game: {GAMES[favourite.kind].title} ({favourite.played} played)",
         ]
         embed = Embed(title=f"📊 {name} on this server", description="\n".join(lines), color=COLOR)
+        hidden = await self.bot.store.is_hidden(who.id)
         for row in rows:
             embed.fields.append(
-                (GAMES[row.kind].title, await self._game_line(interaction, row), False)
+                (GAMES[row.kind].title, await self._game_line(interaction, row, hidden), False)
             )
         await interaction.response.send_message(embed=components.to_embed(embed), ephemeral=True)
 
-    async def _game_line(self, interaction: discord.Interaction, row: StatRow) -> str:
+    async def _game_line(
+        self, interaction: discord.Interaction, row: StatRow, hidden: bool = False
+    ) -> str:
+        """One game's record; ``hidden``: the member left the boards, so no place on them."""
         assert interaction.guild_id is not None
         parts = [
             f"{row.played} played, {row.won} won ({percent(row.won, row.played)})",
@@ -94,6 +98,8 @@ class Stats(commands.Cog):
                 f"rating {shown(row.ordinal)}, ranked after {MIN_GAMES} rated games "
                 f"({row.rated} so far)"
             )
+        elif hidden:
+            parts.append(f"rating **{shown(row.ordinal)}** (hidden from leaderboards)")
         else:
             place = await self.bot.store.rank(
                 interaction.guild_id, row.kind, row.ordinal, MIN_GAMES
@@ -145,10 +151,14 @@ class Stats(commands.Cog):
         top = await store.leaderboard(interaction.guild_id, kind, MIN_GAMES, size)
         if not top:
             return ""
-        lines = [
-            f"{i}. <@{r.user_id}> — **{shown(r.ordinal)}** ({r.won}/{r.played} won)"
-            for i, r in enumerate(top, start=1)
-        ]
+        # Equal ratings share a place (1, 2, 2, 4), the place /stats and the "You" line give.
+        lines, place, last = [], 0, None
+        for i, r in enumerate(top, start=1):
+            if r.ordinal != last:
+                place, last = i, r.ordinal
+            lines.append(
+                f"{place}. <@{r.user_id}> — **{shown(r.ordinal)}** ({r.won}/{r.played} won)"
+            )
         me = interaction.user.id
         if all(r.user_id != me for r in top):
             mine = next(

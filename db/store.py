@@ -853,7 +853,7 @@ class Store:
             many(
                 f"SELECT {STAT_COLUMNS} FROM stats WHERE guild_id = ? AND kind = ? AND rated > 0"
                 " AND rated >= ? AND user_id NOT IN (SELECT user_id FROM players WHERE hidden = 1)"
-                " ORDER BY ordinal DESC LIMIT ?",
+                " ORDER BY ordinal DESC, won DESC, user_id LIMIT ?",
                 guild_id,
                 kind,
                 min_games,

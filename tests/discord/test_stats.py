@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import engine
@@ -159,3 +160,54 @@ async def test_three_losses_to_bots_are_a_losing_streak(simcord_env) -> None:
     assert "**3** played · **0** won (0%)" in text, text
     # Three games lost in a row (to a bot) are a losing streak, not "none".
     assert "3 losses in a row" in text, text
+
+
+async def test_tied_members_get_one_place_everywhere(simcord_env) -> None:
+    """Before: equal ratings were numbered 1 and 2 on /leaderboard (in no fixed order), and
+    /stats told both "#1 here"."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    cy, eve, ann, bea = (
+        guild.add_member(simcord_env.create_user(n)) for n in ("cy", "eve", "ann", "bea")
+    )
+    for i in range(3):  # the same record against fresh-rated opponents: the same rating
+        await finished_game(simcord_env.bot, guild.id, 900 + i, cy.id, ann.id)
+        await finished_game(simcord_env.bot, guild.id, 910 + i, eve.id, bea.id)
+
+    board = message_text((await ann.slash(channel, "leaderboard", game="haymaker")).response)
+    places = {}
+    for line in board.splitlines():
+        m = re.match(r"(\d+)\. <@(\d+)> — \*\*(\d+)\*\*", line)
+        if m:
+            places[int(m.group(2))] = (int(m.group(1)), int(m.group(3)))
+    assert places[cy.id][1] == places[eve.id][1], board  # the same rating shown
+    for member in (cy, eve):
+        stats = message_text((await member.slash(channel, "stats")).response)
+        found = re.search(r"\(#(\d+) here\)", stats)
+        assert found is not None, stats
+        here = int(found.group(1))
+        # /stats and /leaderboard must agree on the member's place.
+        assert here == places[member.id][0], (member.id, here, board)
+
+
+async def test_hidden_member_has_no_place_on_the_board(simcord_env) -> None:
+    """Before: /stats ranked a member who left the boards (/privacy) "#1 here", the place
+    another member holds on /leaderboard."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    cy, eve, ann, bea = (
+        guild.add_member(simcord_env.create_user(n)) for n in ("cy", "eve", "ann", "bea")
+    )
+    for i in range(4):  # eve: four wins, cy: three
+        await finished_game(simcord_env.bot, guild.id, 900 + i, eve.id, bea.id)
+    for i in range(3):
+        await finished_game(simcord_env.bot, guild.id, 910 + i, cy.id, ann.id)
+    await eve.slash(channel, "privacy", hide=True)
+
+    board = message_text((await ann.slash(channel, "leaderboard", game="haymaker")).response)
+    assert f"1. <@{cy.id}>" in board, board
+    cy_stats = message_text((await cy.slash(channel, "stats")).response)
+    assert "(#1 here)" in cy_stats, cy_stats
+    # Another member asks for eve's stats: she asked to be off the boards.
+    eve_stats = message_text((await ann.slash(channel, "stats", member=eve)).response)
+    assert " here)" not in eve_stats and "hidden from leaderboards" in eve_stats, eve_stats
