@@ -27,7 +27,13 @@ COLOR = 0x5865F2
 
 
 def percent(won: int, played: int) -> str:
-    return f"{round(100 * won / played)}%" if played else "—"
+    """Rounded, but 0% and 100% only when true (199 wins in 200 games is 99%, not 100%)."""
+    if not played:
+        return "—"
+    share = round(100 * won / played)
+    if 0 < won < played:
+        share = min(max(share, 1), 99)
+    return f"{share}%"
 
 
 def streak_text(streak: int) -> str:
@@ -250,6 +256,8 @@ class Stats(commands.Cog):
         row = await self.bot.store.get_game(game_id)
         if row is None or row.guild_id != interaction.guild_id:
             return None, "There's no such game on this server."
+        if row.status == "cancelled":
+            return None, "That game was ended before it finished: there is nothing to replay."
         if row.status != "finished":
             return None, "Only finished games can be replayed (no peeking at a running one)."
         seats = await self.bot.store.seats(game_id)

@@ -9,6 +9,7 @@ from typing import Any
 import engine
 from cogs.render.text import humanize
 from cogs.sessions import finishing_result
+from cogs.stats import percent
 from db import SeatRow
 from engine.cards import label
 from engine.testing import playout
@@ -211,3 +212,24 @@ async def test_hidden_member_has_no_place_on_the_board(simcord_env) -> None:
     # Another member asks for eve's stats: she asked to be off the boards.
     eve_stats = message_text((await ann.slash(channel, "stats", member=eve)).response)
     assert " here)" not in eve_stats and "hidden from leaderboards" in eve_stats, eve_stats
+
+
+def test_a_win_share_reads_0_or_100_percent_only_when_true() -> None:
+    """Before: 199 wins in 200 games read "100%", and 1 in 200 "0%"."""
+    assert [percent(w, p) for w, p in ((199, 200), (1, 200), (0, 5), (5, 5), (1, 3))] == [
+        "99%",
+        "1%",
+        "0%",
+        "100%",
+        "33%",
+    ]
+    assert percent(0, 0) == "—"
+
+
+async def test_replaying_an_ended_game_says_it_was_ended(simcord_env) -> None:
+    """Before: it said "no peeking at a running one" about a game that was over."""
+    table = await Table.start(simcord_env, "uno", 2)
+    host = next(iter(table.members.values()))
+    await host.slash(table.channel, "endgame")
+    replay = await host.slash(table.channel, "replay", game=table.game_id)
+    assert replay.ephemeral and "ended before it finished" in replay.response.content
