@@ -98,25 +98,8 @@ async def test_a_copy_dropped_while_drawn_gives_the_drawing_back_and_the_newest_
     bot = simcord_env.bot
     if not bot.sessions.shared:
         pytest.skip("one process on SQLite: no drawing to share")
-    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    table, old, release = await drawing_held(simcord_env, monkeypatch)
     presenter = bot.presenter
-    await presenter.idle()
-    old = await table.session()
-    assert old.game is not None and old.row.table_message_id is not None
-    target = (old.row.channel_id, old.row.table_message_id)
-    release, waiting = asyncio.Event(), asyncio.Event()
-    edit = presenter.edit
-
-    async def slow_edit(channel_id: int, message_id: int, screen: Screen) -> None:
-        if (channel_id, message_id) == target and not waiting.is_set():
-            waiting.set()
-            await release.wait()
-        await edit(channel_id, message_id, screen)
-
-    monkeypatch.setattr(presenter, "edit", slow_edit)
-    old.shown.table = None
-    presenter.update(old, dms=False)
-    await asyncio.wait_for(waiting.wait(), 5)
 
     # Meanwhile the game moves (as another process would move it: nobody here asks for a
     # drawing) and this process drops its copy.
@@ -170,25 +153,8 @@ async def test_a_drawing_whose_lease_ran_out_is_drawn_again_after_it(
     bot = simcord_env.bot
     if not bot.sessions.shared:
         pytest.skip("one process on SQLite: no drawing to share")
-    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    table, old, release = await drawing_held(simcord_env, monkeypatch)
     presenter = bot.presenter
-    await presenter.idle()
-    old = await table.session()
-    assert old.game is not None and old.row.table_message_id is not None
-    target = (old.row.channel_id, old.row.table_message_id)
-    release, waiting = asyncio.Event(), asyncio.Event()
-    edit = presenter.edit
-
-    async def slow_edit(channel_id: int, message_id: int, screen: Screen) -> None:
-        if (channel_id, message_id) == target and not waiting.is_set():
-            waiting.set()
-            await release.wait()
-        await edit(channel_id, message_id, screen)
-
-    monkeypatch.setattr(presenter, "edit", slow_edit)
-    old.shown.table = None
-    presenter.update(old, dms=False)
-    await asyncio.wait_for(waiting.wait(), 5)
     # Meanwhile the game moves, our lease runs out, and another process draws it in full.
     moved = await move_on_a_new_copy(table, old)
     await bot.store.backend.write(
@@ -217,3 +183,30 @@ async def move_on_a_new_copy(table: Table, old: Session) -> Session:
     async with sessions.lock(moved.id):
         await sessions.apply(moved, int(mover), action.id, now())
     return moved
+
+
+async def drawing_held(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Table, Session, asyncio.Event]:
+    """An UNO game whose table is being drawn (the drawing taken), its edit held until the
+    event returned is set."""
+    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    presenter = simcord_env.bot.presenter
+    await presenter.idle()
+    old = await table.session()
+    assert old.game is not None and old.row.table_message_id is not None
+    target = (old.row.channel_id, old.row.table_message_id)
+    release, waiting = asyncio.Event(), asyncio.Event()
+    edit = presenter.edit
+
+    async def slow_edit(channel_id: int, message_id: int, screen: Screen) -> None:
+        if (channel_id, message_id) == target and not waiting.is_set():
+            waiting.set()
+            await release.wait()
+        await edit(channel_id, message_id, screen)
+
+    monkeypatch.setattr(presenter, "edit", slow_edit)
+    old.shown.table = None
+    presenter.update(old, dms=False)
+    await asyncio.wait_for(waiting.wait(), 5)
+    return table, old, release
