@@ -128,6 +128,7 @@ class CardBot(commands.Bot):
                 await asyncio.wait_for(presenter.idle(), SHUTDOWN_DRAIN)
             except TimeoutError:
                 log.warning("shutting down with Discord updates still queued")
+            await presenter.flush_drawn()  # so the next start redraws only what is unshown
         if presenter is not None:
             presenter.close()
         faces = getattr(self, "faces", None)

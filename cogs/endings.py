@@ -76,6 +76,8 @@ class Endings(commands.Cog):
         self._catch_up = asyncio.create_task(self._catching_up(), name="catch-up")
 
     async def _catching_up(self) -> None:
+        if not self.bot.sessions.shared:  # sharing, ``Timers.redraw_orphans`` does this
+            await self.redraw_unshown()
         await self.catch_up()
         # Sharing the database, again now and then: an end claimed by a process that died
         # before posting it is posted by another once the claim's lease is over.
@@ -129,6 +131,20 @@ class Endings(commands.Cog):
             raise
         self._posted.add(session.id)
         return True
+
+    async def redraw_unshown(self) -> None:
+        """Alone on the database, at start: show the running games whose last change the
+        previous run stored but never finished showing (it stopped in between), so no table
+        or DM goes on showing a turn that is over."""
+        sessions = self.bot.sessions
+        try:
+            for game_id in await self.bot.store.undrawn():
+                async with sessions.lock(game_id):
+                    session = await sessions.get(game_id)
+                if session is not None and session.game is not None:
+                    self.bot.presenter.update(session)
+        except Exception as error:
+            log_failure("redrawing games a stop left unshown", error)
 
     async def catch_up(self) -> None:
         """Finish what a crash interrupted: games that ended but whose end was never posted."""

@@ -40,6 +40,11 @@ MAX_RETRIES = 6
 # Clock polls (CLOCK_POLL_SECONDS) one process may spend drawing a game before another may
 # take over; also how long a change may stay unshown before another process redraws it.
 DRAW_LEASE_POLLS = 10
+# Alone on the database, which revision of each game is shown in full is stored in batches
+# at least this many seconds apart: a stop between a stored change and its edits is then
+# caught up at the next start (``Endings.redraw_unshown``), for one write a second at most
+# instead of one per move.
+MARK_DRAWN_EVERY = 1.0
 TABLE = 0  # the table's key among a game's messages in flight (a DM's is its member's id)
 
 Job = Callable[[Session], Awaitable[None]]
@@ -70,6 +75,10 @@ class Presenter:
         # our edit of it was in flight. Kept here, not on the session: after a failed write
         # the click path works on a new copy of the game while the worker draws the old one.
         self._in_flight: dict[tuple[int, int], bool] = {}
+        # Alone on the database: game -> revision shown in full, not stored yet.
+        self._drawn: dict[int, int] = {}
+        self._marking: asyncio.Task[None] | None = None
+        self._marked_at = float("-inf")  # loop time of the last batch stored
 
     # -- asking ---------------------------------------------------------------------------
     def update(
@@ -106,6 +115,8 @@ class Presenter:
     def close(self) -> None:
         for worker in self._workers.values():
             worker.cancel()
+        if self._marking is not None:
+            self._marking.cancel()
 
     # -- doing ----------------------------------------------------------------------------
     async def _work(self, game_id: int) -> None:
@@ -129,6 +140,8 @@ class Presenter:
             if leased is not None and (newest := await self._end(session, ok, leased)):
                 # Another process moved the game while we drew it: draw the newest too.
                 self._again(newest)
+            elif drawing and ok and not self.bot.sessions.shared:
+                self._note_drawn(session)
             if (failed or not ok) and pending.retries < MAX_RETRIES:
                 # Discord kept failing: try again later, so a stored move is always shown
                 # and a post (the first table, the result) is not lost. Jobs are written to
@@ -310,17 +323,10 @@ class Presenter:
     # -- the DMs --------------------------------------------------------------------------
     async def update_dms(self, session: Session) -> bool:
         """Send or edit each member's DM hand when what it shows has changed."""
-        if not self.bot.settings.dm_hands:
-            return True  # the playground: hands are in "My hand" only
         jobs, users = [], []
-        for seat in session.seats:
-            if seat.dm_closed or not seat.human:
-                continue
-            key = show.dm_key(session, seat.user_id)
-            if session.shown.dms.get(seat.user_id) == key:
-                continue
-            jobs.append(self._send_dm(session, seat.user_id, key))
-            users.append(seat.user_id)
+        for user_id, key in self._dms_to_draw(session):
+            jobs.append(self._send_dm(session, user_id, key))
+            users.append(user_id)
         results = await asyncio.gather(*jobs, return_exceptions=True)
         ok = True
         for user_id, result in zip(users, results, strict=True):
@@ -330,6 +336,19 @@ class Presenter:
                 log_failure(f"game {session.id}: DM of {user_id}", result)
             ok &= not isinstance(result, BaseException)
         return ok
+
+    def _dms_to_draw(self, session: Session) -> list[tuple[int, object]]:
+        """(member, what their DM should show) for each DM that does not show it yet."""
+        if not self.bot.settings.dm_hands:
+            return []  # the playground: hands are in "My hand" only
+        found: list[tuple[int, object]] = []
+        for seat in session.seats:
+            if seat.dm_closed or not seat.human:
+                continue
+            key = show.dm_key(session, seat.user_id)
+            if session.shown.dms.get(seat.user_id) != key:
+                found.append((seat.user_id, key))
+        return found
 
     async def _send_dm(self, session: Session, user_id: int, key: object) -> None:
         seat = session.seat(user_id)
@@ -400,6 +419,36 @@ class Presenter:
                 everyone=False, roles=False, users=[discord.Object(id=user_id)]
             ),
         )
+
+    # -- what is shown in full, alone on the database ---------------------------------------
+    def _note_drawn(self, session: Session) -> None:
+        """The table and every DM show the game as it is now: note its revision, stored with
+        the next batch. A change a stop leaves unshown is then redrawn at the next start."""
+        row = session.row
+        if row.rev < 0 or row.status != "active" or session.game is None:
+            return  # revision not known here (it is redrawn after a restart: harmless)
+        if session.shown.table != table_key(session) or self._dms_to_draw(session):
+            return  # a click or a timer changed it meanwhile: its own pass notes it
+        if self._drawn.get(session.id, -1) < row.rev:
+            self._drawn[session.id] = row.rev
+        # At most one batch a second, with no timer of its own: what waits is stored with the
+        # next batch, at a graceful stop, or (a crash) redrawn after the restart: harmless.
+        moment = asyncio.get_running_loop().time()
+        if self._marking is None and moment - self._marked_at >= MARK_DRAWN_EVERY:
+            self._marked_at = moment
+            self._marking = asyncio.create_task(self.flush_drawn(), name="mark-drawn")
+            self._marking.add_done_callback(lambda _: setattr(self, "_marking", None))
+
+    async def flush_drawn(self) -> None:
+        """Store the noted revisions now (also on a graceful stop, so a restart redraws
+        nothing). On failure they are noted again next time or redrawn after a restart."""
+        drawn, self._drawn = self._drawn, {}
+        if not drawn:
+            return
+        try:
+            await self.bot.store.mark_drawn(drawn)
+        except Exception as error:
+            log_failure("storing which games are shown", error)
 
     # -- raw REST -------------------------------------------------------------------------
     async def edit(self, channel_id: int, message_id: int, screen: Screen) -> None:

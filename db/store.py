@@ -324,6 +324,26 @@ class Store:
         )
         return sorted(int(r[0]) for r in rows)
 
+    async def mark_drawn(self, drawn: dict[int, int]) -> None:
+        """Alone on the database: these games are shown in full as of these revisions (one
+        transaction for a batch, off the click path; ``drawn`` only ever grows)."""
+
+        def script() -> Script[None]:
+            for game_id, rev in sorted(drawn.items()):
+                yield run(
+                    "UPDATE games SET drawn = ? WHERE id = ? AND drawn < ?", rev, game_id, rev
+                )
+
+        await self.backend.write(script)
+
+    async def undrawn(self) -> list[int]:
+        """Running games changed since they were last shown in full (the process stopped
+        between storing a change and showing it), oldest change first."""
+        rows = await self._read(
+            many("SELECT id FROM games WHERE status = 'active' AND drawn < rev ORDER BY updated_at")
+        )
+        return [int(r[0]) for r in rows]
+
     async def next_wake(self) -> float | None:
         row = await self._read(one("SELECT MIN(wake_at) FROM games WHERE wake_at IS NOT NULL"))
         return float(row[0]) if row and row[0] is not None else None

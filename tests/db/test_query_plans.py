@@ -62,6 +62,7 @@ async def store(tmp_path):
         (lambda s: s.due_games(123.0), "games_wake"),
         (lambda s: s.next_wake(), "games_wake"),
         (lambda s: s.unannounced(), "games_unannounced"),
+        (lambda s: s.undrawn(), "games_undrawn"),
         (lambda s: s.leaderboard(1, "uno", 3), "stats_rank"),
         (lambda s: s.rank(1, "uno", 2.5, 3), "stats_rank"),
         (lambda s: s.member_stats(1, 7), "sqlite_autoindex_stats_1"),

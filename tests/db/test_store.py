@@ -6,7 +6,7 @@ import pytest
 
 from db import ChannelBusy, Result, SeatChange, StaleVersion, Store
 from db.migrate import migration_files
-from db.script import Script, one
+from db.script import Script, one, run, single
 
 
 @pytest.fixture
@@ -43,6 +43,30 @@ async def test_reopening_does_not_reapply_migrations(database: str) -> None:
     loaded = await again.get_game(game.id)
     await again.close()
     assert loaded is not None and loaded.options == {"target": 300} and loaded.seed == 7
+
+
+async def test_running_games_count_as_shown_after_the_upgrade(tmp_path) -> None:
+    """Before migration 5, nothing stored what a lone bot had shown: its first start after
+    the upgrade redraws none of the running games, but from then on any change it stores
+    and does not show."""
+    path = tmp_path / "games.db"
+    store = await Store.open(path)
+    game = await store.create_lobby(1, 10, "uno", 100, "Ann", {}, seed=1)
+    await store.start_game(game.id, {"n": 0}, {})
+    await store.backend.write(single(run("UPDATE games SET drawn = 0")))
+    await store.backend.write(single(run("PRAGMA user_version = 4")))
+    await store.close()
+
+    store = await Store.open(path)
+    try:
+        assert await store.undrawn() == []
+        await store.record_move(game.id, 0, 100, "draw", {"n": 1}, {})
+        assert await store.undrawn() == [game.id]
+        rev = await store.game_rev(game.id)
+        await store.mark_drawn({game.id: rev})
+        assert await store.undrawn() == []
+    finally:
+        await store.close()
 
 
 async def test_one_open_game_per_channel(store: Store) -> None:
