@@ -502,9 +502,7 @@ class Lobby(commands.Cog):
                 await reply(interaction, "That game has already ended.")
                 return
             if not may_end(interaction, session):
-                await reply(
-                    interaction, "Only the host or someone with Manage Server can end this game."
-                )
+                await reply(interaction, not_allowed(interaction, session, "end this game"))
                 return
             was_lobby = session.row.status == "lobby"
             if not await self.sessions.end(session, "ended"):
@@ -580,11 +578,29 @@ class Lobby(commands.Cog):
 
 
 def may_end(interaction: discord.Interaction, session: Session) -> bool:
-    """The host, or a member who may manage the server: end the game, cancel, kick."""
-    if interaction.user.id == session.row.host_id:
+    """The host while they play in the game, or a member who may manage the server: end
+    the game, cancel, kick. A host who left the game or was removed from it runs it no more
+    (a host removed by a manager could otherwise remove everyone else, or end it)."""
+    if interaction.user.id == session.row.host_id and _away(session, interaction.user.id) is None:
         return True
     # The member's permissions as the interaction carries them (no member cache needed).
     return interaction.permissions.manage_guild
+
+
+def not_allowed(interaction: discord.Interaction, session: Session, doing: str) -> str:
+    """Why ``may_end`` refused ``interaction.user`` ``doing`` (\"end this game\")."""
+    away = _away(session, interaction.user.id)
+    if interaction.user.id == session.row.host_id and away == "kicked":
+        return f"You were removed from this game, so you can no longer {doing}."
+    if interaction.user.id == session.row.host_id and away == "left":
+        return f"You left this game: take your seat back with `/back` to {doing}."
+    return f"Only the host or someone with Manage Server can {doing}."
+
+
+def _away(session: Session, user_id: int) -> str | None:
+    """Why a member's seat is played by a bot when they chose or were made to give it up."""
+    seat = session.seat(user_id)
+    return seat.away if seat is not None and seat.away in ("kicked", "left") else None
 
 
 def _param(name: str, annotation: Any) -> inspect.Parameter:

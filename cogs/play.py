@@ -66,7 +66,7 @@ class Play(commands.Cog):
         if seat is None or not seat.human:
             return None, "You're not playing in this game. Start your own with `/newgame`!"
         if seat.away == "kicked":
-            return None, "You were removed from this game by its host."
+            return None, "You were removed from this game."
         return session, None
 
     def origin(self, interaction: discord.Interaction, session: Session) -> str | None:
@@ -213,14 +213,20 @@ class Play(commands.Cog):
                 jobs.append(endings.announce)  # type: ignore[attr-defined]
         if applied.new_round:
             jobs.append(self.post_round_summary)
+        # With no member left playing, the game is abandoned (``Sessions.abandon_if_empty``):
+        # no seat to take back then, so none is promised.
+        playing = any(s.human and not s.is_bot for s in session.seats)
         for change in applied.seat_changes:
             if change.away == "timeout":
+                text = f"<@{change.user_id}> ran out of time three turns in a row, so a bot "
+                text += (
+                    "is playing your seat. Press **I'm back** on the table to take it back."
+                    if playing
+                    else "took your seat."
+                )
                 jobs.append(
-                    lambda s, uid=change.user_id: self.presenter.post(
-                        s,
-                        f"<@{uid}> ran out of time three turns in a row, so a bot is playing "
-                        "your seat. Press **I'm back** on the table to take it back.",
-                        ping=[uid],
+                    lambda s, uid=change.user_id, text=text: self.presenter.post(
+                        s, text, ping=[uid]
                     )
                 )
         self.presenter.update(session, jobs=jobs)

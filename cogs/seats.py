@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from cogs import components, ids
 from cogs.clock import now
-from cogs.lobby import may_end
+from cogs.lobby import may_end, not_allowed
 from cogs.render.spec import Button, Screen
 from cogs.replies import in_guild, reply
 from cogs.sessions import Session
@@ -72,11 +72,16 @@ class Seats(commands.Cog):
         if seat.is_bot:
             await reply(interaction, "A bot already plays your seat; nothing to leave.")
             return
+        others = any(s.human and not s.is_bot and s.user_id != seat.user_id for s in session.seats)
+        content = (
+            f"Leave game #{game_id}? A bot will play your seat until the end. You can take "
+            "it back at any time with **I'm back**."
+            if others
+            else f"Leave game #{game_id}? You're the last member playing, so leaving ends the "
+            "game as abandoned."
+        )
         screen = Screen(
-            content=(
-                f"Leave game #{game_id}? A bot will play your seat until the end. You can take "
-                "it back at any time with **I'm back**."
-            ),
+            content=content,
             rows=[[Button("Leave the game", ids.leave(game_id, "yes"), "danger")]],
         )
         await components.answer_private(interaction, screen)
@@ -119,9 +124,7 @@ class Seats(commands.Cog):
                 await reply(interaction, "That game is not running any more.")
                 return
             if not may_end(interaction, session):
-                await reply(
-                    interaction, "Only the host or someone with Manage Server can kick players."
-                )
+                await reply(interaction, not_allowed(interaction, session, "kick players"))
                 return
             seat = session.seat(member.id)
             if seat is None or not seat.human:
@@ -169,7 +172,7 @@ class Seats(commands.Cog):
                 await reply(interaction, "You're already playing your seat.")
                 return
             if seat.away == "kicked":
-                await reply(interaction, "The host removed you from this game; you can't return.")
+                await reply(interaction, "You were removed from this game; you can't return.")
                 return
             change = SeatChange(user.id, False, None, None, 0)
             await self.sessions.change_seat(session, change, now())

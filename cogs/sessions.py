@@ -454,10 +454,12 @@ class Sessions:
 
 def finishing_result(game: Game, seats: list[SeatRow]) -> Result:
     """The stats and ratings of a finished game: members only; members away at the end (a bot
-    played their seat) are placed last and cannot win."""
+    played their seat) are placed last and cannot win. A kicked member's game counts for
+    nobody's stats but the others': a host could otherwise take a rival's seat with /kick,
+    lose to the bot playing it, and still gain rating while the rival lost some."""
     outcome = game.outcome
     assert outcome is not None
-    members = [str(s.user_id) for s in seats if s.human]
+    members = [str(s.user_id) for s in seats if s.human and s.away != "kicked"]
     away = {str(s.user_id) for s in seats if s.human and s.is_bot}
     winners = [int(w) for w in outcome.winners if w in members and w not in away]
     ranks = ratings.places(outcome.placings, members, away)

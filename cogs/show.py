@@ -14,7 +14,7 @@ from cogs.sessions import Session
 from cogs.timing import deadline_shown
 from db import GameRow
 
-KICKED = "You were removed from this game by its host, so its cards are no longer shown here."
+KICKED = "You were removed from this game, so its cards are no longer shown here."
 
 
 def table_link(row: GameRow) -> str:

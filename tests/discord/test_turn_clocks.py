@@ -234,7 +234,7 @@ async def test_a_kicked_member_no_longer_sees_the_seat_in_their_dm(simcord_env) 
     await table.members[ann].slash(table.channel, "kick", member=table.members[cy])
     await simcord_env.bot.presenter.idle()
     dm = table.dm_message(cy)
-    assert dm is not None and "removed from this game by its host" in message_text(dm)
+    assert dm is not None and "removed from this game, so its cards" in message_text(dm)
     assert controls(dm) == [] and not dm.embeds
     edited = simcord_env.backend.get_message(dm.channel.id, dm.id).edited_timestamp
     # Moves are made, the seat's bot among them: the DM shows none of its cards.
