@@ -94,7 +94,14 @@ class CardBot(commands.Bot):
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.Forbidden:
+                raise ConfigError(
+                    f"DEV_GUILD_ID {guild.id}: Discord refused the slash commands there. Is the "
+                    "bot in that server, invited with the applications.commands scope? Fix the "
+                    "id, invite the bot again, or leave DEV_GUILD_ID empty."
+                ) from None
         else:
             synced = await self.tree.sync()
         log.info("synced %d slash commands", len(synced))
@@ -207,6 +214,16 @@ def main(argv: list[str] | None = None) -> None:
     except StoreUnavailable as error:
         print(f"Database error: {error}", file=sys.stderr)
         raise SystemExit(3) from None
+    except discord.LoginFailure:
+        print(
+            "Configuration error: Discord refused DISCORD_TOKEN. Copy it again from the "
+            "Developer Portal (your application -> Bot -> Reset Token) into .env.",
+            file=sys.stderr,
+        )
+        raise SystemExit(2) from None
+    except ConfigError as error:
+        print(f"Configuration error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
     except KeyboardInterrupt:
         pass
 

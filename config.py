@@ -63,7 +63,15 @@ def read_dotenv(path: Path) -> dict[str, str]:
     values: dict[str, str] = {}
     if not path.is_file():
         return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(
+            f"{path} is not UTF-8 text: save it again as UTF-8 (your editor's encoding option)."
+        ) from None
+    except OSError as error:
+        raise ConfigError(f"{path} cannot be read: {error.strerror or error}.") from None
+    for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
@@ -96,11 +104,16 @@ def _seconds(merged: dict[str, str], key: str, default: float, low: float, high:
     return value
 
 
+def _digits(raw: str) -> bool:
+    """0-9 only: ``str.isdigit`` also takes "²" and other digits ``int`` refuses."""
+    return raw.isascii() and raw.isdigit()
+
+
 def _whole(merged: dict[str, str], key: str, default: int, low: int, high: int) -> int:
     raw = merged.get(key, "").strip()
     if not raw:
         return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
+    if not _digits(raw) or not low <= int(raw) <= high:
         raise ConfigError(f"{key} must be a whole number from {low} to {high}, not {raw[:40]!r}.")
     return int(raw)
 
@@ -169,13 +182,13 @@ def load_settings(
             "(Discord Developer Portal -> your application -> Bot -> Reset Token)."
         )
     guild = merged.get("DEV_GUILD_ID", "").strip()
-    if guild and not guild.isdigit():
+    if guild and not _digits(guild):
         raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
     level = merged.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
     lobby = merged.get("LOBBY_TIMEOUT_MINUTES", "30").strip() or "30"
-    if not lobby.isdigit() or int(lobby) < 1:
+    if not _digits(lobby) or int(lobby) < 1:
         raise ConfigError(f"LOBBY_TIMEOUT_MINUTES must be a whole number >= 1, not {lobby!r}.")
     faces = merged.get("CARD_EMOJIS", "on").strip().lower() or "on"
     if faces not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
