@@ -127,6 +127,11 @@ class Presenter:
             if session.game is not None:
                 session = await self._current(session)
                 drawing, leased = await self._begin(session)
+            if leased is not None:
+                # Taking the drawing brought in any change another process made, and giving
+                # it back marks this revision shown in full: draw every part (one that shows
+                # what it should already costs nothing), not only what was asked for.
+                pending.table = pending.dms = True
             ok = True
             if drawing and pending.table:
                 ok &= await self._guard(session, "table", self.refresh_table(session))

@@ -21,7 +21,7 @@ from cogs.lobby import may_end, not_allowed
 from cogs.render.spec import Button, Screen
 from cogs.replies import in_guild, reply
 from cogs.sessions import Session
-from db import SeatChange
+from db import SeatChange, SeatRemoved
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -97,7 +97,11 @@ class Seats(commands.Cog):
             if seat.is_bot:
                 await reply(interaction, "A bot already plays your seat.")
                 return
-            await self._hand_to_bot(session, user.id, "left")
+            try:
+                await self._hand_to_bot(session, user.id, "left")
+            except SeatRemoved:  # kicked meanwhile, by another process
+                await reply(interaction, "You were removed from this game.")
+                return
             ended = await self.sessions.abandon_if_empty(session)
         await reply(
             interaction,
@@ -136,7 +140,11 @@ class Seats(commands.Cog):
             if seat.away == "kicked":
                 await reply(interaction, "That member was already removed.")
                 return
-            await self._hand_to_bot(session, member.id, "kicked")
+            try:
+                await self._hand_to_bot(session, member.id, "kicked")
+            except SeatRemoved:  # by another process, meanwhile
+                await reply(interaction, "That member was already removed.")
+                return
             ended = await self.sessions.abandon_if_empty(session)
         await reply(interaction, "Done: a bot plays that seat now.")
         text = f"<@{member.id}> was removed from game #{row.id}; a bot plays their seat."
@@ -175,7 +183,11 @@ class Seats(commands.Cog):
                 await reply(interaction, "You were removed from this game; you can't return.")
                 return
             change = SeatChange(user.id, False, None, None, 0)
-            await self.sessions.change_seat(session, change, now())
+            try:
+                await self.sessions.change_seat(session, change, now())
+            except SeatRemoved:  # kicked meanwhile, by another process
+                await reply(interaction, "You were removed from this game; you can't return.")
+                return
         await reply(interaction, "Welcome back! Your seat is yours again.")
         self.bot.presenter.update(session)
         self.bot.wake_timers()

@@ -28,7 +28,7 @@ from cogs import ratings
 from cogs.hosting import Hosted, hosted
 from cogs.render.text import safe_name
 from cogs.timing import Timing, next_clocks, wake_at
-from db import GameRow, Result, SeatChange, SeatRow, Store
+from db import GameRow, Result, SeatChange, SeatRemoved, SeatRow, Store
 from engine import Event, Game
 
 PUBLIC_LOG = 12  # public events kept for the table
@@ -420,7 +420,11 @@ class Sessions:
             probe = Session(row=session.row, seats=seats)
             clocks, wake = self.clocks_for(probe, session.game, now)
             timed = (session.version, clocks, wake)
-        stored = await self.store.set_seat(session.id, change, timed, self._rev(session))
+        try:
+            stored = await self.store.set_seat(session.id, change, timed, self._rev(session))
+        except SeatRemoved:
+            await self.reload(session)  # kicked by another process meanwhile
+            raise
         session.seats = seats
         if timed is None:
             return

@@ -1,6 +1,6 @@
 """Persistence: knows SQL and JSON, never Discord objects."""
 
-from db.errors import ChannelBusy, StaleVersion, StoreError, StoreUnavailable
+from db.errors import ChannelBusy, SeatRemoved, StaleVersion, StoreError, StoreUnavailable
 from db.rows import GameRow, SeatRow
 from db.store import Result, SeatChange, Store
 
@@ -9,6 +9,7 @@ __all__ = [
     "GameRow",
     "Result",
     "SeatChange",
+    "SeatRemoved",
     "SeatRow",
     "StaleVersion",
     "Store",

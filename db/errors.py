@@ -21,3 +21,7 @@ class ChannelBusy(Exception):
 
 class StaleVersion(Exception):
     """The game moved on since it was loaded (optimistic check failed)."""
+
+
+class SeatRemoved(Exception):
+    """The member was removed from the game (kicked) meanwhile: their seat stays a bot's."""

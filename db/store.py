@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from db.backend import Backend
-from db.errors import ChannelBusy, Conflict, StaleVersion
+from db.errors import ChannelBusy, Conflict, SeatRemoved, StaleVersion
 from db.migrate import migrate
 from db.rows import (
     GAME_COLUMNS,
@@ -592,15 +592,17 @@ class Store:
         """A seat's control changes without a move (a player returns, leaves or is kicked).
         ``clocks``: (version, clocks, wake_at) worked out for the change, stored in the same
         transaction unless the game has moved on from that version (or ``expected_rev``):
-        then False, and the clocks are left as they are."""
+        then False, and the clocks are left as they are. A kicked member's seat is never
+        changed again: ``SeatRemoved`` (a change decided on a copy from before the kick, in
+        another process, would otherwise seat them again)."""
         now = self.clock()
         same, same_args = _same_rev(expected_rev)
 
         def script() -> Script[Any]:
             yield lock("game", game_id)
-            yield run(
+            changed = yield run(
                 "UPDATE seats SET is_bot = ?, level = ?, away = ?, strikes = ?"
-                " WHERE game_id = ? AND user_id = ?",
+                " WHERE game_id = ? AND user_id = ? AND (away IS NULL OR away <> 'kicked')",
                 int(change.is_bot),
                 change.level,
                 change.away,
@@ -608,6 +610,8 @@ class Store:
                 game_id,
                 change.user_id,
             )
+            if changed == 0:
+                return None, False
             timed = 1
             if clocks is not None:
                 version, chosen, wake_at = clocks
@@ -623,6 +627,8 @@ class Store:
             return (yield touch(game_id, now)), timed == 1
 
         rev, timed = await self.backend.write(script)
+        if rev is None:
+            raise SeatRemoved(f"game {game_id}: member {change.user_id} was removed")
         self._revised(game_id, rev)
         return bool(timed)
 
