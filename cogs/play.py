@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from cogs import components, ids, show
 from cogs.clock import now
+from cogs.presenter import Job
 from cogs.render.text import humanize
 from cogs.replies import in_guild, reply
 from cogs.sessions import Applied, Session
@@ -134,7 +135,11 @@ class Play(commands.Cog):
         user_id = interaction.user.id
         player = str(user_id)
         private = origin in ("dm", "ephemeral")
-        if version != session.version and not session.unchanged_since(player, version):
+        # The table's Play button only opens the picker, which shows the game as it is now:
+        # it works on a table whose edit is still on its way (a 429, the REST budget).
+        opens_picker = origin == "table" and target == ids.ROOT
+        stale = version != session.version and not session.unchanged_since(player, version)
+        if stale and not opens_picker:
             if private:
                 screen = show.hand(session, user_id, notice=STALE, dm=origin == "dm")
                 await components.answer_update(interaction, screen)
@@ -205,14 +210,17 @@ class Play(commands.Cog):
 
     def after_move(self, session: Session, applied: Applied) -> None:
         """Everything Discord shows after a stored move, done after the lock."""
-        jobs = []
+        jobs: list[Job] = []
         game = session.game
-        if game is not None and game.finished:
+        finished = game is not None and game.finished
+        if applied.new_round or finished:
+            # The round that ends the game gets its summary too (the hands that scored),
+            # before the end post.
+            jobs.append(self.post_round_summary)
+        if finished:
             endings = self.bot.get_cog("Endings")
             if endings is not None:
                 jobs.append(endings.announce)  # type: ignore[attr-defined]
-        if applied.new_round:
-            jobs.append(self.post_round_summary)
         # With no member left playing, the game is abandoned (``Sessions.abandon_if_empty``):
         # no seat to take back then, so none is promised.
         playing = any(s.human and not s.is_bot for s in session.seats)
@@ -224,13 +232,17 @@ class Play(commands.Cog):
                     if playing
                     else "took your seat."
                 )
-                jobs.append(
-                    lambda s, uid=change.user_id, text=text: self.presenter.post(
-                        s, text, ping=[uid]
-                    )
-                )
+                jobs.append(self._notice(text, change.user_id))
         self.presenter.update(session, jobs=jobs)
         self.bot.wake_timers(session.row.wake_at, known=True)
+
+    def _notice(self, text: str, user_id: int) -> Job:
+        """A job posting ``text`` in the game's channel, pinging ``user_id``."""
+
+        async def notice(session: Session) -> None:
+            await self.presenter.post(session, text, ping=[user_id])
+
+        return notice
 
     async def post_round_summary(self, session: Session) -> None:
         """A round ended and the game goes on: who went out, the hands that scored, the

@@ -333,10 +333,16 @@ class Sessions:
                 events.append(Event(f"{player} ran out of time three times: a bot plays for them."))
         renderer = session.hosted.renderer
         new_round = renderer.round_of(game.view(None)) != renderer.round_of(session.view(None))
-        before = session.row.log
+        before, logged = session.row.log, events
         if new_round and not game.finished:
-            before = {**before, "private": {}}  # last round's secrets are of no use any more
-        log = merge_log(before, events)
+            # Last round's secrets are of no use any more, nor are this move's from before
+            # the new round began (the cards drawn for the round's last Draw Two).
+            before = {**before, "private": {}}
+            starts = [i for i, e in enumerate(events) if renderer.begins_round(e.public)]
+            if starts:
+                cut = starts[-1]
+                logged = [Event(e.public) for e in events[:cut]] + events[cut:]
+        log = merge_log(before, logged)
         version = session.version + 1
         log["seen"] = track_seen(log, game, version)
         status = "finished" if game.finished else "active"

@@ -89,6 +89,11 @@ class Renderer:
         """The round a game with rounds is in (private notes start afresh with each)."""
         return None
 
+    def begins_round(self, public: str) -> bool:
+        """An event's public line starts a new round: private notes of the move from before
+        it belong to the round just scored, not to the one starting."""
+        return False
+
     def round_summary(self, view: dict[str, Any], names: Mapping[str, str]) -> str | None:
         """What to post once when a round ends (the game goes on)."""
         return None
@@ -110,6 +115,13 @@ class Renderer:
 
     def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
         return humanize(label, names)
+
+    def table_action_label(
+        self, action_id: str, label: str, view: dict[str, Any], names: Mapping[str, str]
+    ) -> str:
+        """An action's button on the public table: worded from what everyone may see (the
+        engine's label may depend on the actor's hand)."""
+        return self.action_label(action_id, label, names)
 
     def is_table_action(self, action_id: str) -> bool:
         """Actions shown as buttons on the public table (only ones that reveal nothing)."""
@@ -179,7 +191,8 @@ class Renderer:
             head = "🏆 " + " and ".join(f"**{names.get(w, w)}**" for w in winners)
             head += " wins!" if len(winners) == 1 else " win!"
         scores = view.get("scores", {})
-        ranked = sorted(view["players"], key=lambda p: -scores.get(p, 0))
+        lowest = view.get("scoring") == "lowest"  # the lowest total wins: ranked first
+        ranked = sorted(view["players"], key=lambda p: scores.get(p, 0) * (1 if lowest else -1))
         table = "\n".join(f"{names.get(p, p)}: {scores.get(p, 0)}" for p in ranked)
         return clip(f"{head}\n{table}", 1024)
 

@@ -123,7 +123,7 @@ def table_screen(
                 seen[action.id] = action
     buttons = [
         Button(
-            clip(renderer.action_label(a.id, a.label, names), 80),
+            clip(renderer.table_action_label(a.id, a.label, view, names), 80),
             ids.act(game_id, version, a.id),
             "danger" if a.id.startswith(("catch", "challenge")) else "secondary",
         )

@@ -80,9 +80,12 @@ class UnoRenderer(Renderer):
     def round_of(self, view: dict[str, Any]) -> int | None:
         return int(view.get("round") or 0)
 
+    def begins_round(self, public: str) -> bool:
+        return public.startswith("Round ") and " deals" in public
+
     def round_summary(self, view: dict[str, Any], names: Mapping[str, str]) -> str | None:
         last = view.get("last_round")
-        if not last or view.get("finished"):
+        if not last:
             return None
         winner = last["winner"]
         who = names.get(winner, winner)
@@ -102,10 +105,12 @@ class UnoRenderer(Renderer):
         ranked = sorted(view["players"], key=lambda p: -scores.get(p, 0))
         if view.get("scoring") == "lowest":
             ranked.reverse()
+        if view.get("finished"):
+            return "\n".join(lines)  # the end post follows, with the final scores
         lines.append(
             "Scores: "
             + " · ".join(f"{names.get(p, p)} {scores.get(p, 0)}" for p in ranked)
-            + f" (first to {view.get('target')})"
+            + f" ({goal(view)})"
         )
         lines.append(f"Round {view.get('round')} starts now.")
         return "\n".join(lines)
@@ -157,13 +162,30 @@ class UnoRenderer(Renderer):
         if action_id.startswith("catch:"):
             target = action_id.split(":", 1)[1]
             who = names.get(target, target)
+            if target == player and window == player:
+                return "You can't catch yourself: press **UNO!** to call it now."
             if target in called:
                 return f"{who} called UNO in time: there's nothing to catch."
-            return f"Too late to catch {who}: the next player has already moved."
+            # A catch or the next player's move closed the window (the game does not keep
+            # which): both are true of "too late".
+            return f"Too late to catch {who}: someone caught them first, or play moved on."
         current = view.get("current")
         if current and current != player and not view.get("finished"):
             return f"It's not your turn: the game is waiting for {names.get(current, current)}."
         return super().explain(view, player, action_id, names)
+
+    def table_action_label(
+        self, action_id: str, label: str, view: dict[str, Any], names: Mapping[str, str]
+    ) -> str:
+        if action_id != "draw":
+            return self.action_label(action_id, label, names)
+        # The engine's "Draw 3 cards (you cannot play)" and "Draw a card" tell whether the
+        # player holds a playable card: the table says only what the rules make public.
+        if view.get("draw_pile") == 0 and view.get("discard_pile", 0) <= 1:
+            return "Pass (both piles are empty)"
+        if view.get("draw_three") is not None:
+            return "Draw (3 cards if no card fits)"
+        return "Draw a card"
 
     def is_table_action(self, action_id: str) -> bool:
         # Public buttons reveal nothing: everyone can see who may draw, call or catch UNO,
@@ -198,7 +220,7 @@ class UnoRenderer(Renderer):
         target = view.get("target") or view.get("options", {}).get("target")
         round_no = view.get("round")
         if round_no:
-            lines.append(f"Round {round_no}" + (f" · first to {target} points" if target else ""))
+            lines.append(f"Round {round_no}" + (f" · {goal(view)}" if target else ""))
         rules = view.get("custom_rules") or {}
         for code, text in rules.items():
             lines.append(f"{card_name(code)}: {text}")
@@ -238,3 +260,11 @@ def uno_awaited(game: Any) -> list[str]:
         return []
     discarding = list(view.get("discarding") or {})
     return discarding or [view["current"]]
+
+
+def goal(view: dict[str, Any]) -> str:
+    """How the game is won, in a few words."""
+    target = view.get("target") or view.get("options", {}).get("target")
+    if view.get("scoring") == "lowest":
+        return f"ends when someone reaches {target} points, lowest total wins"
+    return f"first to {target} points"

@@ -92,7 +92,7 @@ async def test_play_and_call_uno_in_one_click_and_a_forgetful_player_is_caught(
     # Too late now: another catch is refused and says why.
     session = await table.session()
     said = refusal(session, ann, f"catch:{bea}", "That move is not available right now.")
-    assert said == "Too late to catch bea-games: the next player has already moved."
+    assert said == "Too late to catch bea-games: someone caught them first, or play moved on."
 
 
 async def test_uno_round_summary_then_play_again(simcord_env) -> None:
@@ -104,7 +104,7 @@ async def test_uno_round_summary_then_play_again(simcord_env) -> None:
     text = summary.content
     assert "ann-games went out" in text
     assert "bea-games: 🟨 Yellow 5, 🟩 Green 1, 🌈 Wild — 56 points" in text
-    assert "Scores: ann-games 56 · bea-games 0 (first to 500)" in text
+    assert "Scores: ann-games 56 · bea-games 0 (first to 500 points)" in text
     # Private notes of round 1 are gone from round 2's hands.
     session = await table.session()
     assert session.notes(int(ann)) == [] and session.notes(int(bea)) == []
