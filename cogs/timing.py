@@ -72,10 +72,12 @@ def next_clocks(
 
     nudged = [p for p in old.get("nudged", []) if p in awaited]
     due = old.get("nudge", {})
+    # A phase on its own clock (the Item Collection talk) ends by itself: nobody stalls it,
+    # so nobody is reminded to act in it.
     nudge = {
         p: due[p] if p in due and p != mover else now + timing.nudge_after
         for p in awaited
-        if p not in nudged
+        if p not in nudged and phase is None
     }
     if nudge:
         clocks["nudge"] = nudge

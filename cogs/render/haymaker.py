@@ -50,8 +50,6 @@ class HaymakerRenderer(Renderer):
             return f"Attack with {standard_card(rest)}"
         if verb == "haymaker" and not rest:
             return "Haymaker: choose 2+ cards of one suit"
-        if verb == "pass":
-            return "Pass (roles switch, both draw)"
         if verb == "block" and not rest:
             # "Block (cards summing to 7 or more)" -> the same, as an instruction.
             return humanize(label, names).replace("Block (", "Block: choose ").rstrip(")")

@@ -110,7 +110,7 @@ class IHaveItRenderer(Renderer):
         how = (
             "the last player with cards"
             if alive == [winner]
-            else "four of a rank or seven of a suit (see Recent)"
+            else view.get("goal") or "four of a rank or seven of a suit"
         )
         scores = view.get("scores", {})
         table = " · ".join(f"{names.get(p, p)} {scores.get(p, 0)}" for p in view["players"])

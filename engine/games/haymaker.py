@@ -60,6 +60,13 @@ BURN = 4
 ATTACK, DEFEND, OVER = "attack", "defend", "over"
 KNOCKOUT, TKO, DECISION, DRAW = "knockout", "technical knockout", "decision", "draw"
 
+# A pass by what it does, as everyone can see it (the deck's size is public).
+PASS_BY_DECK = [
+    Action("pass", "Pass (roles switch; the deck is empty)"),
+    Action("pass", "Pass (roles switch; the new attacker draws the last card)"),
+    Action("pass", "Pass (roles switch, both draw)"),
+]
+
 
 def full_deck() -> list[str]:
     """The 40 cards Haymaker uses, unshuffled."""
@@ -238,7 +245,7 @@ class Haymaker(Game):
                     )
                 )
             if self.attacked_last == player:
-                actions.append(Action("pass", "Pass"))
+                actions.append(PASS_BY_DECK[min(len(self.deck), 2)])
             return actions
         strength = _strength(self.attack)
         actions = []

@@ -173,6 +173,7 @@ class IHaveIt(Game):
         self.out = []
         self.moves = 0
         self.known = {p: {} for p in self.players}
+        self.goal: str | None = None  # the goal the winner met, told once the game is won
 
     def _deal(self, cards: list[str]) -> None:
         n = len(self.players)
@@ -334,6 +335,7 @@ class IHaveIt(Game):
             if met:
                 events.append(Event(f"{p} has {met} and wins!"))
                 self._end(p, "goal")
+                self.goal = met
                 return
         pending = self.in_play["player"] if self.in_play else None
         for p in self.players:
@@ -373,7 +375,7 @@ class IHaveIt(Game):
         if self.limit is not None:
             return (
                 f"{self.current} to lead a single or a pair no higher than the lowest "
-                f"rank {self.taken_by} took, if they can."
+                f"rank {self.taken_by} took, if any fits."
             )
         return f"{self.current} to lead a single or a pair."
 
@@ -397,6 +399,7 @@ class IHaveIt(Game):
             "lead_limit": None,
             "starter": self.starter,
             "redeals": self.redeals,
+            "goal": self.goal,
         }
         if player is not None:
             view["hand"] = list(self.hands[player])
@@ -422,6 +425,7 @@ class IHaveIt(Game):
             "starter": self.starter,
             "drawn": dict(self.drawn),
             "moves": self.moves,
+            "goal": self.goal,
             "known": {v: {p: list(c) for p, c in k.items()} for v, k in self.known.items()},
         }
 
@@ -440,6 +444,7 @@ class IHaveIt(Game):
         self.starter = state["starter"]
         self.drawn = dict(state["drawn"])
         self.moves = state["moves"]
+        self.goal = state.get("goal")  # absent in games saved before it was kept
         # Games saved before "known" existed start remembering from here.
         known = state.get("known") or {}
         self.known = {v: {p: list(c) for p, c in known.get(v, {}).items()} for v in self.players}

@@ -251,15 +251,16 @@ class WarOfSuits(Game):
         if self.pending[1 - s] is None:
             player = self.players[s]
             if self.phase == "choose":
+                # Notes last the whole game: worded to stay true once the choice is shown.
                 card = label(choice.split(":")[1])
-                secret = f"You chose {card}; it stays hidden until both sides have chosen."
+                secret = f"Battle {self.battle}: you chose {card} face down."
                 return [Event(f"{self._who(s)} has chosen a card.", {player: secret})]
             if choice == "reinforce":
-                secret = "You chose to reinforce; it stays hidden until both sides have decided."
+                secret = f"Battle {self.battle}: you chose, in secret, to reinforce."
             else:
                 secret = (
-                    f"You chose to stop the fight with {label(choice.split(':')[1])}; "
-                    "it stays hidden until both sides have decided."
+                    f"Battle {self.battle}: you chose, in secret, to stop the fight with "
+                    f"{label(choice.split(':')[1])}."
                 )
             return [Event(f"{self._who(s)} has decided.", {player: secret})]
         return self._reveal() if self.phase == "choose" else self._reveal_tie()

@@ -73,7 +73,7 @@ async def assert_secrets_hidden(table: Table) -> None:
     unseen = [c for side in (*state["hands"], *state["decks"]) for c in side]
     for message in bot_messages(table):
         text = message_text(message)
-        for secret in ("Your hand", "Only you can see", "Your secret choice", "You chose"):
+        for secret in ("Your hand", "Only you can see", "Your secret choice", "ou chose"):
             assert secret not in text
         for card in unseen:
             assert label(card) not in text, f"{label(card)} is secret but shown in public"

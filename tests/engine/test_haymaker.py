@@ -500,7 +500,7 @@ def test_pass_after_attacking_draws_for_both_new_attacker_first() -> None:
     game = deal(ANN_HAND, BEA_HAND, deck=["5S", "6S"])
     game.apply(ANN, "attack:7C")
     game.apply(BEA, "hit")
-    assert action(game, ANN, "pass").label == "Pass"
+    assert action(game, ANN, "pass").label == "Pass (roles switch, both draw)"
     events = game.apply(ANN, "pass")
     assert public(events) == (
         "ann passes; the roles switch and bea attacks next. bea and ann each draw a card."

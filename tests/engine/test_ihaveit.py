@@ -377,7 +377,7 @@ def test_restricted_lead_no_higher_than_the_lowest_rank_taken() -> None:
         assert game.view("Ann")["lead_limit"] == limit
         assert game.view("Cid")["lead_limit"] is None and view["lead_limit"] is None
         assert view["prompt"] == (
-            "Bea to lead a single or a pair no higher than the lowest rank Ann took, if they can."
+            "Bea to lead a single or a pair no higher than the lowest rank Ann took, if any fits."
         )
         top = value(taken)
         hand = game.view("Bea")["hand"]
