@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from cogs.render import spec
+from db import SaveUncertain
 
 log = logging.getLogger("cardtable.errors")
 
@@ -63,6 +64,12 @@ def friendly(error: BaseException) -> str | None:
     """The text for an error the person can understand, or None for a real failure."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
+    if isinstance(error, SaveUncertain):
+        return (
+            "I lost the database while saving that, so it may or may not have been made. "
+            "Look at the table (it is brought up to date once the database is back) before "
+            "trying again."
+        )
     if isinstance(error, app_commands.NoPrivateMessage):
         return "That command works in a server channel, not in DMs."
     if isinstance(error, app_commands.MissingPermissions):
@@ -82,6 +89,8 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if text is None:
         log_failure(describe(interaction), error)
         text = OOPS
+    elif isinstance(getattr(error, "original", error), SaveUncertain):
+        log.warning("%s: the database was lost while saving", describe(interaction))
     await reply(interaction, text)
 
 

@@ -1,6 +1,13 @@
 """Persistence: knows SQL and JSON, never Discord objects."""
 
-from db.errors import ChannelBusy, SeatRemoved, StaleVersion, StoreError, StoreUnavailable
+from db.errors import (
+    ChannelBusy,
+    SaveUncertain,
+    SeatRemoved,
+    StaleVersion,
+    StoreError,
+    StoreUnavailable,
+)
 from db.rows import GameRow, SeatRow
 from db.store import Result, SeatChange, Store
 
@@ -8,6 +15,7 @@ __all__ = [
     "ChannelBusy",
     "GameRow",
     "Result",
+    "SaveUncertain",
     "SeatChange",
     "SeatRemoved",
     "SeatRow",

@@ -11,6 +11,10 @@ class StoreUnavailable(StoreError):
     """The database cannot be opened, migrated or written; the message says why and how to fix."""
 
 
+class SaveUncertain(StoreUnavailable):
+    """The connection was lost while a change was being committed: it may be stored or not."""
+
+
 class Conflict(StoreError):
     """A uniqueness rule refused the write (translated from the backend's own error)."""
 

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import asyncpg
 
 from db.backend import Backend
-from db.errors import Conflict, StoreUnavailable
+from db.errors import Conflict, SaveUncertain, StoreUnavailable
 from db.script import Op, T, Work, lock, one, run, start
 
 # Errors that mean the connection (or the server behind it) went away, not that the SQL is
@@ -34,6 +34,14 @@ LOST: tuple[type[BaseException], ...] = (
 )
 _PLACEHOLDER = re.compile(r"\?")
 _LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
+
+
+# A statement over ``command_timeout`` (TimeoutError), a lock not granted within
+# ``lock_timeout``, or a statement the server cancelled: the database is too slow now.
+SLOW = (TimeoutError, asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError)
+# Seconds a session may stay idle inside a transaction (ours never do, between statements of
+# a script) before the server ends it and frees its locks.
+IDLE_IN_TX = 60.0
 
 
 def _lost(error: BaseException) -> bool:
@@ -95,6 +103,15 @@ class PostgresBackend(Backend):
                     min_size=pool_min,
                     max_size=pool_max,
                     timeout=timeout,  # to open a connection (again after a restart too)
+                    # Every statement, and every wait for a lock (a game's lock held by a
+                    # process that froze or lost its machine), gives up after ``timeout``:
+                    # a click is answered kindly instead of waiting for ever. A session left
+                    # inside a transaction (that frozen process) is ended by the server.
+                    command_timeout=timeout,
+                    server_settings={
+                        "lock_timeout": f"{int(timeout * 1000)}ms",
+                        "idle_in_transaction_session_timeout": f"{int(IDLE_IN_TX * 1000)}ms",
+                    },
                 ),
                 timeout,
             )
@@ -134,7 +151,7 @@ class PostgresBackend(Backend):
 
     async def _drive(self, work: Work[T], write: bool) -> T:
         script = start(work)
-        async with self._pool.acquire() as conn:
+        async with self._pool.acquire(timeout=self.timeout) as conn:
             if write:
                 transaction = conn.transaction()
             else:
@@ -156,9 +173,9 @@ class PostgresBackend(Backend):
             try:
                 await transaction.commit()
             except BaseException as error:
-                if write and _lost(error):
+                if write and (_lost(error) or isinstance(error, TimeoutError)):
                     # The commit may or may not have reached the server: never retried.
-                    raise StoreUnavailable(
+                    raise SaveUncertain(
                         f"The connection to PostgreSQL at {self.where} was lost while saving."
                     ) from error
                 raise
@@ -186,17 +203,31 @@ class PostgresBackend(Backend):
         return StoreUnavailable(f"PostgreSQL at {self.where} is unavailable ({error!r}).")
 
     async def write(self, work: Work[T]) -> T:
-        return await self._retrying(work, True)
+        try:
+            return await self._retrying(work, True)
+        except SLOW as error:
+            raise self._slow(error) from error
 
     async def read(self, work: Work[T]) -> T:
-        return await self._retrying(work, False)
+        try:
+            return await self._retrying(work, False)
+        except SLOW as error:
+            raise self._slow(error) from error
+
+    def _slow(self, error: BaseException) -> StoreUnavailable:
+        what = "a lock it needed" if isinstance(error, asyncpg.LockNotAvailableError) else "it"
+        return StoreUnavailable(
+            f"PostgreSQL at {self.where} did not give {what} within {self.timeout:g} s."
+        )
 
     async def read_one(self, op: Op) -> Any:
         # One statement is its own consistent snapshot: no BEGIN/COMMIT round trips.
         for attempt in (1, 2):
             try:
-                async with self._pool.acquire() as conn:
+                async with self._pool.acquire(timeout=self.timeout) as conn:
                     return await self._op(conn, op)
+            except SLOW as error:
+                raise self._slow(error) from error
             except BaseException as error:
                 if not _lost(error):
                     raise
