@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-ANNOUNCE_LEASE = 60.0  # seconds one process has to post an end before another may
+# Seconds one process has to post an end, and to store that it did, before another may post
+# it: a minute to post, then the presenter's retries of a flag the database refused (5 to
+# 30 s apart, 105 s in all), so that a database outage between the post and its flag is
+# ridden out by the process that posted, instead of another posting the end again.
+ANNOUNCE_LEASE = 180.0
 CATCH_UP_EVERY = 30.0  # seconds between looks for ends a dead process claimed (shared)
 
 
