@@ -142,6 +142,9 @@ class Presenter:
                 for job in pending.jobs
                 if not await self._guard(session, getattr(job, "__name__", "job"), job(session))
             ]
+            if drawing and session.row.nudge_message_id and session.row.status != "active":
+                # A game that ended keeps no turn reminder (nor its Stop reminding me).
+                ok &= await self._guard(session, "reminder", self._clear_reminder(session))
             if leased is not None and (newest := await self._end(session, ok, leased)):
                 # Another process moved the game while we drew it: draw the newest too.
                 self._again(newest)
@@ -424,6 +427,16 @@ class Presenter:
                 everyone=False, roles=False, users=[discord.Object(id=user_id)]
             ),
         )
+
+    async def _clear_reminder(self, session: Session) -> None:
+        row = session.row
+        assert row.nudge_message_id is not None
+        try:
+            await self.bot.http.delete_message(row.channel_id, row.nudge_message_id)
+        except (discord.NotFound, discord.Forbidden):
+            pass  # gone already, or the channel is closed to the bot: nothing to clear
+        await self.bot.store.set_nudge_message(row.id, None)
+        row.nudge_message_id = None
 
     # -- what is shown in full, alone on the database ---------------------------------------
     def _note_drawn(self, session: Session) -> None:

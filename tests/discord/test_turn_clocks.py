@@ -406,3 +406,17 @@ async def test_a_member_back_while_their_bot_thinks_keeps_the_turn(simcord_env) 
     # Nobody moved for them: the turn is still theirs.
     assert len(await table.bot.store.moves(table.game_id)) == moves_before
     assert await current(table) == mover
+
+
+async def test_a_game_that_ends_keeps_no_turn_reminder(simcord_env) -> None:
+    """Before: the last reminder, with its Stop reminding me button, stayed in the channel
+    after the game ended (by /endgame here, or by its last move)."""
+    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    await simcord_env.advance_time(25)  # past the 20 s grace: a reminder is posted
+    assert len(nudges(table)) == 1
+    host = next(iter(table.members.values()))
+    ended = await host.slash(table.channel, "endgame")
+    assert not ended.ephemeral
+    await table.bot.presenter.idle()
+    assert nudges(table) == []
+    assert (await table.bot.store.get_game(table.game_id)).nudge_message_id is None  # type: ignore[union-attr]
