@@ -338,6 +338,30 @@ class Lobby(commands.Cog):
         await reply(interaction, "You left the lobby.")
         self._redraw_later(session)
 
+    async def kick_by_command(
+        self, interaction: discord.Interaction, game_id: int, member: discord.abc.User
+    ) -> None:
+        """``/kick`` in a lobby: the host (or a server manager) takes a member's place back."""
+        async with self.sessions.lock(game_id):
+            session = await self.sessions.get(game_id)
+            if session is None or session.row.status != "lobby":
+                await reply(interaction, "That lobby is closed.")
+                return
+            if not may_end(interaction, session):
+                await reply(interaction, not_allowed(interaction, session, "remove players"))
+                return
+            seat = session.seat(member.id)
+            if seat is None or not seat.human:
+                await reply(interaction, "That member is not in this lobby.")
+                return
+            if member.id == session.row.host_id:
+                await reply(interaction, "The host can't be removed: **Cancel** closes the lobby.")
+                return
+            await self.bot.store.remove_seat(game_id, member.id)
+            await self.sessions.reload(session)
+        await reply(interaction, f"Done: {safe_name(seat.name)} is out of the lobby.")
+        self._redraw_later(session)
+
     def _may_not_leave(self, session: Session, user_id: int) -> str | None:
         if session.seat(user_id) is None:
             return "You're not in this game."

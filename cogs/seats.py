@@ -113,14 +113,20 @@ class Seats(commands.Cog):
         self._announce(session, text)
 
     # -- kicking -----------------------------------------------------------------------------
-    @app_commands.command(name="kick", description="Hand a player's seat to a bot (the host).")
+    @app_commands.command(
+        name="kick", description="Hand a player's seat to a bot, or remove them from the lobby."
+    )
     @app_commands.describe(member="The player to remove from this channel's game")
     @app_commands.guild_only()
     @in_guild()
     async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
         row = await self.bot.store.open_game_in_channel(interaction.channel_id or 0)
-        if row is None or row.status != "active":
-            await reply(interaction, "There's no running game in this channel.")
+        if row is None:
+            await reply(interaction, "There's no game in this channel.")
+            return
+        lobby = self.bot.get_cog("Lobby")
+        if row.status == "lobby" and lobby is not None:
+            await lobby.kick_by_command(interaction, row.id, member)  # type: ignore[attr-defined]
             return
         async with self.sessions.lock(row.id):
             session = await self.sessions.get(row.id)

@@ -84,3 +84,28 @@ async def test_kicking_the_opponent_wins_the_host_no_rating_for_a_lost_game(simc
     assert not shifts, f"ratings moved (member: (before, after)): {shifts}"
     end = next(m for m in table.public_messages() if "Final scores" in (m.content or ""))
     assert "Ratings:" not in end.content, end.content
+
+
+async def test_kick_in_a_lobby_takes_the_place_back(simcord_env) -> None:
+    """Before: /kick in a lobby answered "There's no running game in this channel", and the
+    host had no way to remove a member from a lobby but Cancel."""
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    ann, bea, cy = (guild.add_member(simcord_env.create_user(n)) for n in ("ann", "bea", "cy"))
+    await ann.slash(channel, "newgame uno")
+    lobby = channel.last_message
+    for member in (bea, cy):
+        await member.click(lobby, label="Join")
+    refused = await cy.slash(channel, "kick", member=bea)
+    assert refused.ephemeral and "Only the host" in refused.response.content
+    host_out = await bea.slash(channel, "kick", member=ann)
+    assert host_out.ephemeral
+    done = await ann.slash(channel, "kick", member=bea)
+    assert done.ephemeral and "out of the lobby" in done.response.content
+    await simcord_env.bot.presenter.idle()
+    row = await simcord_env.bot.store.open_game_in_channel(channel.id)
+    assert row is not None and row.status == "lobby"
+    seats = await simcord_env.bot.store.seats(row.id)
+    assert sorted(s.user_id for s in seats) == sorted([ann.id, cy.id])
+    shown = message_text(next(m for m in channel.history() if m.id == lobby.id))
+    assert "cy" in shown and "bea" not in shown, shown
