@@ -21,7 +21,7 @@ from cogs import components, ids
 from cogs.clock import now
 from cogs.hosting import GAMES, Hosted
 from cogs.render.screens import lobby_screen
-from cogs.render.spec import Screen, clip
+from cogs.render.spec import Button, Screen, clip
 from cogs.render.text import safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
@@ -533,9 +533,15 @@ class Lobby(commands.Cog):
                 await reply(interaction, "That game has already ended.")
                 return
             who = safe_name(interaction.user.display_name)
+            kwargs: dict[str, Any] = {}
+            if not was_lobby:
+                # Like every ended game's post: its players may start it again at once.
+                again = Button("Play again", ids.again(row.id), "primary", emoji="🔁")
+                kwargs["view"] = components.to_view(Screen(rows=[[again]]))
             await interaction.response.send_message(
                 f"Game #{row.id} was ended by {who}.",
                 allowed_mentions=discord.AllowedMentions.none(),
+                **kwargs,
             )
         if was_lobby or session.game is None:
             self._redraw_later(session, closed=f"Cancelled by {who}.")

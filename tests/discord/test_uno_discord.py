@@ -399,6 +399,12 @@ async def test_endgame_permissions(simcord_env) -> None:
         assert "ended early" in dm.embeds[0].description
     again = await host.slash(table.channel, "endgame")
     assert again.ephemeral and "no game" in again.response.content
+    # Like every ended game's post, the notice offers Play again to the game's players.
+    notice = next(m for m in table.public_messages() if "ended by mod" in (m.content or ""))
+    rematch = await other.click(notice, label="Play again")
+    assert not rematch.ephemeral
+    row = await table.bot.store.open_game_in_channel(table.channel.id)
+    assert row is not None and row.status == "lobby" and row.host_id == other.id
 
 
 async def test_host_can_end_and_games_rules_hand(simcord_env) -> None:
