@@ -155,6 +155,8 @@ class UnoRenderer(Renderer):
         window = view.get("uno_window")
         called = view.get("uno_called") or []
         if action_id == "uno":
+            if player in called:
+                return "You've already called UNO."
             if window and window != player:
                 who = names.get(window, window)
                 return f"Only {who} can call UNO now — you can catch them if they forget."

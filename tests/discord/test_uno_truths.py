@@ -206,3 +206,19 @@ async def test_the_round_that_ends_the_game_shows_the_hands_that_scored(simcord_
     assert (await table.game()).finished
     public = "\n".join(message_text(m) for m in table.public_messages())
     assert "🟨 Yellow 5" in public and "56 points" in public, public
+
+
+async def test_uno_pressed_twice_is_told_it_was_called(simcord_env) -> None:
+    """Before: the second click on UNO! was told "You call UNO when you play your
+    next-to-last card", which is not what had happened."""
+    table = await Table.start(simcord_env, "uno", 3, seed=1)
+    _ann, bea, _cy = table.members
+    await set_uno(table, [["R4", "B1", "B2"], ["G1", "Y5"], ["Y1", "Y2", "G4"]], "G3", cur=1)
+    await table.act(bea, "play:G1", via="dm")
+    message = table.table_message()
+    uno = button(message, "uno")
+    first = await table.members[bea].click(message, custom_id=uno.custom_id)
+    assert not first.ephemeral
+    session = await table.session()
+    text = refusal(session, bea, "uno", "That move is not available right now.")
+    assert text == "You've already called UNO.", text
