@@ -233,7 +233,7 @@ class Stats:
     moves_via_my_hand: int = 0
     select_menus: int = 0
     picker_steps: int = 0  # colour / opponent steps of a wild
-    stale_table_refusals: int = 0
+    old_table_play_opened_picker: int = 0
     stale_picker_refusals: int = 0
     old_table_button_worked_after_restart: int = 0
     old_picker_button_worked_after_restart: int = 0
@@ -477,7 +477,10 @@ class Table:
         latest = self.table()
         assert latest is not None and latest.id == table.id, "the table moved during a restart"
         if self.table_version(table) != version:
-            await self.expect_stale_table(user, table)
+            await self.expect_old_table_play(user, table)
+        # A move stored but not yet shown when the bot died is shown once it is back: the
+        # table catches up with no click (``Endings.redraw_unshown``).
+        await self.current_table(version)
         if final.custom_id in final.message.custom_ids():
             # The picker was not answered: its button, clicked again after the restart...
             again = await self.fire(user, final)
@@ -496,13 +499,15 @@ class Table:
             self.stats.old_table_button_worked_after_restart += 1
         await self.play_move(table_current=False)
 
-    async def expect_stale_table(self, user: str, table: FakeMessage) -> None:
+    async def expect_old_table_play(self, user: str, table: FakeMessage) -> None:
+        """Play on a table a version behind (its edit still on its way) opens the picker on
+        the game as it is now, and changes nothing."""
         before = self.snap().version
-        stale = f"g:{self.game_id}:{self.table_version(table)}:*"
-        notice = await self.answered(await self.fake.click(user, table.id, stale), MESSAGE)
-        assert notice.ephemeral and STALE in notice.text, notice.text
+        old = f"g:{self.game_id}:{self.table_version(table)}:*"
+        picker = await self.answered(await self.fake.click(user, table.id, old), MESSAGE)
+        assert picker.ephemeral and STALE not in picker.text, picker.text
         assert self.snap().version == before
-        self.stats.stale_table_refusals += 1
+        self.stats.old_table_play_opened_picker += 1
 
 
 def read_stats(db_path: Path) -> dict[int, tuple[int, int]]:

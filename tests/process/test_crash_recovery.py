@@ -106,7 +106,6 @@ async def test_kill_9_mid_game_loses_no_acknowledged_move(
 
         # Every crash path was taken.
         stats = play.stats
-        assert stats.stale_table_refusals >= 1
         assert stats.stale_picker_refusals >= 1
         assert stats.old_table_button_worked_after_restart >= 1
         assert bot.starts == 1 + len(KILLS)
