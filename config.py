@@ -134,7 +134,12 @@ def _database(merged: dict[str, str]) -> tuple[str, str]:
     if url.startswith(("postgresql://", "postgres://")):
         return path, url
     if url.startswith("sqlite:///"):
-        return url.removeprefix("sqlite:///"), ""
+        file = url.removeprefix("sqlite:///")
+        if not file.strip() or file.endswith("/"):
+            raise ConfigError(
+                f"DATABASE_URL {url[:60]!r} names no file: write sqlite:///data/cardtable.db."
+            )
+        return file, ""
     if "://" in url:
         scheme = url.split("://", 1)[0]
         raise ConfigError(

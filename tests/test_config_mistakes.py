@@ -60,3 +60,10 @@ def test_the_readme_docker_run_keeps_the_database_on_the_volume() -> None:
     env = {**image, **docker_env_file(ROOT / ".env.example"), "DISCORD_TOKEN": "t"}
     settings = load_settings(env=env, dotenv=None)
     assert settings.database.startswith("/data/"), settings.database
+
+
+@pytest.mark.parametrize("url", ["sqlite:///", "sqlite:///data/"])
+def test_a_sqlite_url_without_a_file_names_database_url(url: str) -> None:
+    """Before: "DATABASE_PATH  is a folder", naming a setting that was not set."""
+    with pytest.raises(ConfigError, match="DATABASE_URL"):
+        load_settings(env={"DISCORD_TOKEN": "t", "DATABASE_URL": url}, dotenv=None)
