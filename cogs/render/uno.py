@@ -171,8 +171,12 @@ class UnoRenderer(Renderer):
             # A catch or the next player's move closed the window (the game does not keep
             # which): both are true of "too late".
             return f"Too late to catch {who}: someone caught them first, or play moved on."
+        discarding = view.get("discarding") or {}
+        if discarding and player not in discarding:
+            who = " and ".join(names.get(p, p) for p in list(discarding)[:3])
+            return f"It's not your turn: the game is waiting for {who} to discard."
         current = view.get("current")
-        if current and current != player and not view.get("finished"):
+        if current and current != player and not discarding and not view.get("finished"):
             return f"It's not your turn: the game is waiting for {names.get(current, current)}."
         return super().explain(view, player, action_id, names)
 
@@ -239,13 +243,14 @@ class UnoRenderer(Renderer):
         return f"by going out and reaching {target} points"
 
     def players_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
-        current = view.get("current")
+        # Whose move it is: those discarding (custom rule 6), else the current player.
+        moving = set(view.get("discarding") or {}) or {view.get("current")}
         sizes = view.get("hand_sizes", {})
         scores = view.get("scores", {})
         called = set(view.get("uno_called", []) or [])
         lines = []
         for p in view["players"]:
-            marker = "▶" if p == current and not view.get("finished") else "•"
+            marker = "▶" if p in moving and not view.get("finished") else "•"
             bell = " 🔔 UNO!" if p in called and sizes.get(p) == 1 else ""
             lines.append(
                 f"{marker} **{names.get(p, p)}** — {plural(sizes.get(p, 0), 'card')}"

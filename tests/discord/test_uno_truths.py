@@ -222,3 +222,21 @@ async def test_uno_pressed_twice_is_told_it_was_called(simcord_env) -> None:
     session = await table.session()
     text = refusal(session, bea, "uno", "That move is not available right now.")
     assert text == "You've already called UNO.", text
+
+
+async def test_custom_rule_six_names_those_discarding(simcord_env) -> None:
+    """Custom rule 6 ("everyone must discard until they have exactly 3 cards"): before, the
+    table's ▶ and the refusal named the current player, who may have nothing to discard."""
+    table = await Table.start(simcord_env, "uno", 3, seed=1, custom_wilds=1, custom_rules="6")
+    ann, bea, cy = table.members
+    hands = [["WC6", "B1", "B2"], ["G1", "G7", "Y5", "Y6", "R2"], ["Y1", "Y2", "G4"]]
+    await set_uno(table, hands, "R3")
+    await table.act(ann, "play:WC6:R", via="dm")
+    game = await table.game()
+    assert game.view()["discarding"] == {bea: 2}, game.view()
+    session = await table.session()
+    players = session.hosted.renderer.players_text(session.view(None), session.names)
+    marked = [line for line in players.splitlines() if line.startswith("▶")]
+    assert len(marked) == 1 and session.names[bea] in marked[0], players
+    text = refusal(session, cy, "draw", "That move is not available right now.")
+    assert session.names[bea] in text and "discard" in text, text
