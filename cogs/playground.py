@@ -11,6 +11,7 @@ logged. Hands show with "My hand" (a preview shows one channel, not DMs).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import webbrowser
 from collections.abc import AsyncIterator
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from config import Settings
 
 PLAYGROUND_DATABASE = "data/playground.db"
+FOLLOW_DEBOUNCE = 0.3  # seconds: edits of one move are published together
 PLAYERS = ("Alice", "Bob", "Carol")
 WELCOME = (
     "👋 **Welcome to the Card Table playground!** This is the real bot on a simulated Discord: "
@@ -48,7 +50,7 @@ def playground_settings(settings: Settings, bot_pause: float = 0.5) -> Settings:
         shard_ids=None,
         dev_guild_id=None,
         dm_hands=False,
-        message_events=True,  # the page republishes on them: bots' moves show as they happen
+        message_events=True,  # the page republishes on them (``_follow``): moves show live
         bot_pause=bot_pause,
         # Text cards: the page has no CDN for the bot's own emojis, and drawing them in the
         # background would hold up the simulator's settling of every click.
@@ -101,4 +103,38 @@ async def playground(
             await players[0].send(channel, WELCOME.format(kind=kind))
         preview = env.preview(channels[game], viewers=players, layout="channel", port=port)
         async with preview:
-            yield preview, env
+            follower = asyncio.create_task(_follow(bot, env, preview), name="playground-follow")
+            try:
+                yield preview, env
+            finally:
+                follower.cancel()
+
+
+async def _follow(bot: Any, env: Any, preview: Any) -> None:
+    """Show the page what the bot posts and edits between clicks (a bot's move after the
+    click has settled, a reminder, a timeout): the preview itself publishes only after an
+    action of the page. What the bot does while a click is handled is published with it."""
+    changed = asyncio.Event()
+
+    async def on_change(*_: Any) -> None:
+        if getattr(env, "_operation_task", None) is None:
+            changed.set()
+
+    for event in ("on_message", "on_raw_message_edit", "on_raw_message_delete"):
+        bot.add_listener(on_change, event)
+    while True:
+        await changed.wait()
+        await asyncio.sleep(FOLLOW_DEBOUNCE)  # a move's table and hand edits land together
+        changed.clear()
+        if getattr(env, "_operation_task", None) is None:
+            _republish(preview)
+
+
+def _republish(preview: Any) -> None:
+    """Publish the channel as it is now to every open page: ``Preview.refresh`` without its
+    settling, which would make a click arriving meanwhile fail as overlapping. simcord
+    3.2's own publishing step (a test, tests/playground, checks it is still there)."""
+    preview._advance_presentation_time()
+    for page in tuple(preview._pages.values()):
+        if page.id in preview._pages:  # publishing prunes expired pages
+            preview._publish(page, reason="refresh")
