@@ -7,8 +7,11 @@
 At start it lists the application's emojis (one REST call), then uploads, one at a time in a
 background task, only the faces that are missing: a changed face has a new artwork version in
 its name, so it is missing too. discord.py waits out 429s by itself. Once a face's current
-version is up, older versions of it are deleted. The first failure is logged (once) and ends
-the task: faces that are not up stay text until the next start tries again.
+version is up, its older versions are deleted at once (one for one: an application near
+Discord's emoji limit still has room for the next). An upload refused because another process
+of the bot uploaded that face first is no failure: the list is read again. Any other failure
+is logged (once) and ends the task: faces that are not up stay text until the next start
+tries again.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import discord
 from cogs.faces import art, catalog
 
 log = logging.getLogger(__name__)
+
+MAX_EMOJIS = 30018  # Discord: the application has as many emojis as it may
 
 
 class FaceBook:
@@ -108,17 +113,35 @@ class FaceBook:
         if missing:
             log.info("card faces: uploading %d of %d", len(missing), len(self.faces))
         for position, name in enumerate(missing):
-            if not await self._upload(name):
+            if self._is_current(name):
+                continue  # uploaded meanwhile by another process of this bot
+            error = await self._upload(name)
+            if isinstance(error, discord.HTTPException) and error.code == MAX_EMOJIS:
+                # Full: make room with this face's own older version, then once more.
+                if await self._make_room(name):
+                    error = await self._upload(name)
+            elif error is not None:
+                # Several processes starting together upload the same faces, and the name of
+                # one uploaded first is refused: read the list again before giving up.
+                self._index(await self.client.fetch_application_emojis())
+                if self._is_current(name):
+                    continue
+            if error is not None:
+                self._fail(f"card faces: could not upload {name}", error)
                 log.info("card faces: %d not uploaded, shown as text", len(missing) - position)
                 return
-        await self._delete_replaced()
+            if not await self._delete_replaced(name):
+                return
+        if not await self._delete_replaced():
+            return
         if missing:
-            log.info("card faces: all %d uploaded", len(self.faces))
+            log.info("card faces: all %d up", len(self.faces))
 
     # --- steps -----------------------------------------------------------------------------
 
     def _index(self, emojis: Sequence[discord.Emoji]) -> None:
         """Remembers our faces among the application's emojis, newest version per card."""
+        self._old = []
         best: dict[str, tuple[int, discord.Emoji]] = {}
         for emoji in emojis:
             parts = catalog.split_name(emoji.name)
@@ -137,13 +160,13 @@ class FaceBook:
         emoji = self.emoji(name)
         return emoji is not None and emoji.name == name
 
-    async def _upload(self, name: str) -> bool:
+    async def _upload(self, name: str) -> Exception | None:
+        """Uploads one face; the error if Discord refused it."""
         try:
             image = await asyncio.to_thread(self._draw, name)  # keeps the event loop free
             emoji = await self.client.create_application_emoji(name=name, image=image)
         except (discord.HTTPException, discord.MissingApplicationID) as exc:
-            self._fail(f"card faces: could not upload {name}", exc)
-            return False
+            return exc
         parts = catalog.split_name(name)
         assert parts is not None
         replaced = self._shown.get(parts[0])
@@ -151,21 +174,44 @@ class FaceBook:
             self._old.append(replaced)
         self._shown[parts[0]] = emoji
         self.uploaded.append(name)
-        return True
+        return None
 
-    async def _delete_replaced(self) -> None:
-        """Deletes older versions of faces whose current version is up."""
+    async def _delete_replaced(self, name: str | None = None) -> bool:
+        """Deletes older versions of faces whose current version is up (only of face ``name``
+        if given). False if Discord refused a deletion (logged)."""
         for emoji in list(self._old):
             parts = catalog.split_name(emoji.name)
-            if parts is None or not self._is_current(f"{parts[0]}_v{catalog.ART_VERSION}"):
+            if parts is None:
                 continue
-            try:
-                await emoji.delete()
-            except discord.HTTPException as exc:
-                self._fail(f"card faces: could not delete {emoji.name}", exc)
-                return
+            current = f"{parts[0]}_v{catalog.ART_VERSION}"
+            if (name is not None and current != name) or not self._is_current(current):
+                continue
+            if not await self._delete(emoji):
+                return False
             self._old.remove(emoji)
-            self.deleted.append(emoji.name)
+        return True
+
+    async def _make_room(self, name: str) -> bool:
+        """The application is full: deletes the older version of face ``name`` that is shown
+        now (text until the new one is up). False if there is none, or it was refused."""
+        parts = catalog.split_name(name)
+        assert parts is not None
+        shown = self._shown.get(parts[0])
+        if shown is None or shown.name == name or not await self._delete(shown):
+            return False
+        del self._shown[parts[0]]
+        return True
+
+    async def _delete(self, emoji: discord.Emoji) -> bool:
+        try:
+            await emoji.delete()
+        except discord.NotFound:
+            pass  # another process of this bot deleted it first
+        except discord.HTTPException as exc:
+            self._fail(f"card faces: could not delete {emoji.name}", exc)
+            return False
+        self.deleted.append(emoji.name)
+        return True
 
     def _fail(self, what: str, exc: BaseException) -> None:
         """Logs the first failure as a warning; later ones only at debug level."""
