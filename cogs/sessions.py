@@ -314,6 +314,7 @@ class Sessions:
         now: float,
         *,
         timed_out: bool = False,
+        by_clock: bool = False,
         extra: Iterable[Event] = (),
     ) -> Applied:
         """Apply one action and store it (move log + state, one transaction).
@@ -326,7 +327,9 @@ class Sessions:
         player = str(user_id)
         game = session.game.copy()
         events = game.apply(player, action_id)
-        changes = self._seat_changes(session, user_id, timed_out)
+        # A phase's own clock moving for a player (the talk's Ready) neither strikes them
+        # nor counts as their own move, which would clear their strikes.
+        changes = [] if by_clock else self._seat_changes(session, user_id, timed_out)
         events = [*extra, *events]
         for change in changes:
             if change.away == "timeout":

@@ -203,7 +203,7 @@ class Timers(commands.Cog):
         player, action = moves[0]
         # Said plainly, so a move made by the clock never reads like the player's own.
         note = Event(f"⏰ Time's up: the clock moves for {player}.")
-        return await self._apply(session, int(player), action, moment, note=note)
+        return await self._apply(session, int(player), action, moment, note=note, by_clock=True)
 
     async def _time_out(self, session: Session, player: str, moment: float) -> bool:
         game = session.game
@@ -293,10 +293,17 @@ class Timers(commands.Cog):
         *,
         timed_out: bool = False,
         note: Event | None = None,
+        by_clock: bool = False,
     ) -> bool:
         try:
             applied = await self.sessions.apply(
-                session, user_id, action, moment, timed_out=timed_out, extra=[note] if note else ()
+                session,
+                user_id,
+                action,
+                moment,
+                timed_out=timed_out,
+                by_clock=by_clock,
+                extra=[note] if note else (),
             )
         except (IllegalAction, StaleVersion) as error:
             # Never the action itself in the log: it may name a secret card.
