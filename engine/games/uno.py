@@ -150,7 +150,7 @@ class Uno(Game):
         "the cards left in the others' hands; the first to the target score (500) wins."
     )
     options: ClassVar[dict[str, Option]] = {
-        "target": Option(500, "Points needed to win the game.", int, min=1, max=10_000),
+        "target": Option(500, "Points that end the game.", int, min=1, max=10_000),
         "scoring": Option(
             "standard",
             "standard: the round winner scores the others' cards; lowest: everyone adds the "
