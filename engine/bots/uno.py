@@ -291,6 +291,8 @@ def play_score(t: Table, play: Play) -> float:
 
 def swap_gain(t: Table, play: Play) -> int:
     """Cards I would gain (lose, if negative) by the hands a play swaps or passes."""
+    if len(t.hand) == 1:
+        return 0  # my last card: the round ends before any hands change
     if play.target:
         return t.sizes[play.target] - (len(t.hand) - 1)
     if t.seven_zero and VALUE[play.card] == "0":
@@ -463,7 +465,10 @@ def hard_candidates(view: dict[str, Any], actions: list[Action]) -> list[str]:
     plays = [parse_play(a.id) for a in actions if a.id.startswith("play:")]
     plays = [p for p in plays if not guilty_play(t, p.card)] or plays
     if view["phase"] == "color":
-        return ["color:" + c for c in best_colors(t, t.hand, "")]
+        # Only colours I hold (any, when I hold no coloured card): naming one I lack makes
+        # me draw, and a few sampled worlds can make that look good by chance.
+        held = {c[0] for c in t.hand if c[0] != "W"}
+        return ["color:" + c for c in best_colors(t, t.hand, "") if not held or c in held]
     out: list[str] = []
     per_card: dict[str, int] = {}
     for play in ranked_plays(t, plays):
