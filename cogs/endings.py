@@ -101,6 +101,7 @@ class Endings(commands.Cog):
             return
         await self.bot.store.mark_announced(session.id)
         self._posted.discard(session.id)
+        self._caught_up.discard(session.id)
         session.row.announced = True
 
     async def _post_end(self, session: Session) -> bool:

@@ -18,6 +18,7 @@ import itertools
 import json
 import random
 import secrets
+import time
 import zlib
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field, replace
@@ -167,6 +168,9 @@ class Applied:
     new_round: bool = False  # the move ended a round and the game goes on
 
 
+CACHE_IDLE = 30 * 60.0  # seconds a cached game nobody asks for is kept (``Sessions.sweep``)
+
+
 class Sessions:
     def __init__(self, store: Store, timing: Timing | None = None) -> None:
         self.store = store
@@ -181,6 +185,9 @@ class Sessions:
         # ticks of one counter: the timers skip ending a claim that such a write already ended.
         self._ticks = itertools.count(1)
         self._clocks_stored: dict[int, int] = {}
+        # When each cached game was last asked for (monotonic seconds): ``sweep`` drops the
+        # ones nobody has asked for in a long while.
+        self._touched: dict[int, float] = {}
         store.revised = self._revised
 
     def _revised(self, game_id: int, rev: int) -> None:
@@ -214,6 +221,7 @@ class Sessions:
         """The game, from memory or (first click after a restart) from the database."""
         session = self._cache.get(game_id)
         if session is not None:
+            self._touched[game_id] = time.monotonic()
             if self.shared or session.row.rev < 0:
                 await self.refresh(session)
             return session
@@ -233,7 +241,24 @@ class Sessions:
             row.state = None  # the game object is the state now: no second copy in memory
         if row.is_open:
             self._cache[game_id] = session
+            self._touched[game_id] = time.monotonic()
         return session
+
+    async def sweep(self, idle: float = CACHE_IDLE) -> int:
+        """Drop cached games nobody has asked for in ``idle`` seconds (a game its players
+        walked away from, with no clock to end it) and, sharing the database, the games
+        another process finished or ended: the cache holds live games only. A dropped game
+        is loaded again by its next click. How many were dropped."""
+        moment = time.monotonic()
+        stale = [g for g, t in self._touched.items() if moment - t > idle]
+        if self.shared and self._cache:
+            stale += await self.store.closed_among(sorted(self._cache))
+        dropped = 0
+        for game_id in dict.fromkeys(stale):
+            if game_id not in self._locks and game_id in self._cache:
+                self.forget(game_id)
+                dropped += 1
+        return dropped
 
     def tick(self) -> int:
         """A moment, to compare with ``clocks_stored_since``."""
@@ -247,6 +272,7 @@ class Sessions:
         """Drop the cached copy (after a failed write, or once a game is over)."""
         self._cache.pop(game_id, None)
         self._clocks_stored.pop(game_id, None)
+        self._touched.pop(game_id, None)
 
     async def refresh(self, session: Session) -> bool:
         """Reload ``session`` if its stored revision differs from the cached one (another

@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 IDLE = 300.0  # seconds between looks when no clock is near (a safety net: wake() is the rule)
 LEASE = 30.0  # seconds a claimed game is this process's to fire
 BUSY = 0.2  # seconds before claiming again a due game whose row another transaction held
+SWEEP_EVERY = 60.0  # seconds between sweeps of the game cache (``Sessions.sweep``)
 
 
 @dataclass(slots=True)
@@ -63,6 +64,7 @@ class Timers(commands.Cog):
         self._woken = False
         self._firing: dict[int, asyncio.Task[None]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._swept = now()
 
     async def cog_load(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="game-clocks")
@@ -112,6 +114,9 @@ class Timers(commands.Cog):
                     delay = min(idle, max(0.05, nearest - moment) if nearest > moment else BUSY)
                 if self.sessions.shared:
                     await self.redraw_orphans(moment)
+                if moment - self._swept >= SWEEP_EVERY:
+                    self._swept = moment
+                    await self.sessions.sweep()
             except Exception as error:
                 log_failure("clock pass", error)
             if self._woken:

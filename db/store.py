@@ -344,6 +344,23 @@ class Store:
         )
         return [int(r[0]) for r in rows]
 
+    async def closed_among(self, game_ids: Sequence[int]) -> list[int]:
+        """Those of ``game_ids`` that are over (finished or cancelled)."""
+        found: list[int] = []
+        ids = list(game_ids)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = await self._read(
+                many(
+                    f"SELECT id FROM games WHERE id IN ({marks})"
+                    " AND status IN ('finished', 'cancelled')",
+                    *chunk,
+                )
+            )
+            found += [int(r[0]) for r in rows]
+        return found
+
     async def next_wake(self) -> float | None:
         row = await self._read(one("SELECT MIN(wake_at) FROM games WHERE wake_at IS NOT NULL"))
         return float(row[0]) if row and row[0] is not None else None
