@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import time
 import uuid
 from dataclasses import replace
@@ -125,6 +126,8 @@ async def test_the_page_shows_what_the_bot_posts_between_clicks(tmp_path, monkey
     from cogs.playground import playground
 
     monkeypatch.chdir(tmp_path)  # the playground's own database lands here
+    draw = secrets.randbits  # a pinned deal (/newgame draws its seed as randbits(63))
+    monkeypatch.setattr(secrets, "randbits", lambda bits: 5 if bits == 63 else draw(bits))
     settings = replace(load_settings(need_token=False, dotenv=None), nudge_after=NUDGE_AFTER)
     async with playground(settings, "uno", bot_pause=0) as (preview, _env):
         async with aiohttp.ClientSession() as http:
@@ -139,11 +142,9 @@ async def test_the_page_shows_what_the_bot_posts_between_clicks(tmp_path, monkey
             channel = preview.channel
             deadline = time.monotonic() + NUDGE_AFTER + 30
             reminder = None
-            while time.monotonic() < deadline:
-                last = channel.last_message
-                if last is not None and "your turn" in (last.content or ""):
-                    reminder = last
-                    break
+            while time.monotonic() < deadline and reminder is None:
+                recent = list(channel.history())[-5:]
+                reminder = next((m for m in recent if "your turn" in (m.content or "")), None)
                 await asyncio.sleep(0.5)
             assert reminder is not None, "the bot never posted its turn reminder"
 
