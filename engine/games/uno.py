@@ -388,12 +388,30 @@ class Uno(Game):
                 out = list(self._card_actions(s, top))
         if out and len(self.hands[s]) == 2:
             out += [_called(a) for a in out if a.id.startswith("play:")]
+        elif out and (self._targeted or self.config["seven_zero"]):
+            # A swap that leaves me one card owes the call too: offered with the play, so a
+            # catch only catches a player who really forgot (as for a next-to-last card).
+            out += [_called(a) for a in out if self._leaves_one(s, a.id)]
         if phase == "discard" and s in self.discarders:
             k = self.discarders[s]
             out.append(Action("discard", f"Discard {k} card(s)", Pick(self._tokens(s), k, k)))
         if self.uno >= 0:
             out.append(UNO if s == self.uno else self._catch_action(self.uno))
         return out
+
+    def _leaves_one(self, s: int, aid: str) -> bool:
+        """Playing ``aid`` hands seat ``s`` a one-card hand (a swap or a seven-zero 0)."""
+        if not aid.startswith("play:"):
+            return False
+        parsed = PLAY_PARSE.get(aid) or self._tparse.get(aid)
+        if parsed is None:
+            return False
+        card, _, target = parsed
+        if target >= 0:
+            return len(self.hands[target]) == 1
+        if VALUE[card] == "0" and self.config["seven_zero"]:
+            return len(self.hands[self._next(s, -1)]) == 1
+        return False
 
     def _catch_action(self, t: int) -> Action:
         act = self._catch.get(t)

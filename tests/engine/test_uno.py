@@ -1017,3 +1017,20 @@ def test_registry() -> None:
         engine.new_game("uno", ["solo"])
     with pytest.raises(ValueError):
         engine.new_game("uno", [*NAMES, "kim"])
+
+
+def test_a_swap_that_leaves_one_card_is_offered_with_the_uno_call() -> None:
+    """Issue #11's one-click "+ UNO!" for plays that leave one card: a Wild Swap Hands onto a
+    one-card hand leaves one card too (it was offered for two-card hands only, so the swapper
+    could be caught before calling)."""
+    game = engine.new_game("uno", ["ann", "bea", "cy"], seed=0, options={"swap_hands": True})
+    data = game.to_dict()
+    hands = ["WS B1 B2", "G1", "Y1 Y2 G4"]
+    data["state"].update({"h": hands, "x": "R3", "c": "R", "t": 0, "ph": "play"})
+    game = engine.load(data)
+    ids = {a.id for a in game.legal_actions("ann")}
+    assert "play+uno:WS:R:bea" in ids and "play+uno:WS:R:cy" not in ids
+    events = game.apply("ann", "play+uno:WS:R:bea")
+    view = game.view()
+    assert view["hand_sizes"]["ann"] == 1 and view["uno_window"] is None
+    assert view["uno_called"] == ["ann"] and any("calls UNO" in e.public for e in events)
