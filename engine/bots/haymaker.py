@@ -65,8 +65,14 @@ def me_of(view: dict[str, Any]) -> str:
     return str(view["actors"][0])
 
 
+def known_of(view: dict[str, Any], other: str) -> list[str]:
+    """Cards this seat knows ``other`` holds: those it gave them on a hit."""
+    return list(view.get("known", {}).get(other, []))
+
+
 def unseen(view: dict[str, Any]) -> list[str]:
-    """Cards this seat has not seen: the opponent's hand, the deck and the burned cards."""
+    """Cards this seat has not seen: the opponent's hand, the deck and the burned cards (the
+    cards it gave the opponent on a hit count as unseen here: they are in play)."""
     seen = set(view["hand"])
     for pile in view["discard_piles"].values():
         seen.update(pile)
@@ -281,12 +287,17 @@ def world_sampler(view: dict[str, Any]) -> SampleWorld:
     me = me_of(view)
     players = list(view["players"])
     other = next(p for p in players if p != me)
-    unseen_cards = unseen(view)
-    n_their = view["hand_sizes"][other]
+    known = known_of(view, other)  # in their hand for sure: dealt only the rest
+    unseen_cards = [c for c in unseen(view) if c not in known]
+    n_their = view["hand_sizes"][other] - len(known)
     n_deck = view["deck"]
     bounds = opponent_bounds(view, other)
-    if bounds is not None and len(bounds) != n_their:
+    if bounds is not None and len(bounds) != n_their + len(known):
         bounds = None
+    if bounds is not None:
+        for card in known:  # each known card takes the tightest bound it meets
+            fits = [b for b in bounds if b >= VALUE[card]]
+            bounds.remove(min(fits) if fits else max(bounds))
     attack_info = view["attack"]
     public = {
         "dealer": view["dealer"],
@@ -307,7 +318,7 @@ def world_sampler(view: dict[str, Any]) -> SampleWorld:
         state = {
             **public,
             "attack": list(public["attack"]),
-            "hands": {me: list(view["hand"]), other: pool[:n_their]},
+            "hands": {me: list(view["hand"]), other: known + pool[:n_their]},
             "deck": pool[n_their : n_their + n_deck],
             "burned": pool[n_their + n_deck :],
             "discards": {p: list(view["discard_piles"][p]) for p in players},

@@ -36,7 +36,8 @@ ever played to a discard pile, as the table saw it), ``history`` (every move so 
 table saw it, oldest first: ``{"player": p, "move": m}`` with m one of "attack", "haymaker",
 "block" (each with ``"cards"``: the cards shown), "hit" (with ``"given"``: how many cards the
 defender gave, 0 for a knockout), "pass" and "draw" (one entry per card drawn)).
-Private view adds ``hand`` (card codes sorted by suit, then rank).
+Private view adds ``hand`` (card codes sorted by suit, then rank) and ``known`` ({the other
+player: the cards this player gave them on a hit that they still hold}).
 
 Events: public text for every attack, haymaker, pass, block (with the reversal reasons),
 hit, draw and ending. Which cards a hit moves is private text to both players (the public
@@ -148,6 +149,8 @@ class Haymaker(Game):
         self.attacked_last = None
         self.result = None
         self.log = []
+        # Cards each player gave the other on a hit: they know the other holds them.
+        self.given: dict[str, list[str]] = {p: [] for p in self.players}
         self.phase = ATTACK
         self._begin_turn()  # nothing can end a fresh game, but keep one path for every turn
 
@@ -365,6 +368,7 @@ class Haymaker(Game):
         given = sorted(self.rng.sample(hand, need), key=_hand_key)
         self._take(d, given)
         self._give(a, given)
+        self.given[d] += given
         played = self.attack
         self.discards[a].extend(played)
         self.attack = []
@@ -438,6 +442,11 @@ class Haymaker(Game):
         }
         if player is not None:
             view["hand"] = list(self.hands[player])
+            # What this player alone knows of the other's hand: the cards it gave on a hit
+            # that the other still holds.
+            other = next(p for p in self.players if p != player)
+            held = self.hands[other]
+            view["known"] = {other: [c for c in self.given[player] if c in held]}
         return view
 
     def _state(self) -> dict[str, Any]:
@@ -454,6 +463,7 @@ class Haymaker(Game):
             "attacked_last": self.attacked_last,
             "result": self.result,
             "log": [_copy_entry(e) for e in self.log],
+            "given": {p: list(g) for p, g in self.given.items()},
         }
 
     def _restore(self, state: dict[str, Any]) -> None:
@@ -468,4 +478,7 @@ class Haymaker(Game):
         self.haymaker = state["haymaker"]
         self.attacked_last = state["attacked_last"]
         self.result = state["result"]
+        # Absent from games saved before it was kept (and from a bot's sampled worlds).
+        given = state.get("given") or {}
+        self.given = {p: list(given.get(p, [])) for p in self.players}
         self.log = [_copy_entry(e) for e in state.get("log", [])]  # older saves have none

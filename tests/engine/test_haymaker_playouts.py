@@ -116,6 +116,10 @@ def check_step(game: Game, events: list[Event]) -> None:
         other = state["hands"][PLAYERS[1 - PLAYERS.index(p)]]
         mine = game.view(p)
         assert mine["hand"] == state["hands"][p]
+        # Only what p gave the other on a hit (and saw go) may name a card in their hand.
+        known = mine.pop("known")
+        gave = set(state["given"][p])
+        assert all(set(cards) <= gave & set(other) for cards in known.values()), known
         assert not strings(mine) & set(other + state["deck"] + state["burned"])
     for event in events:
         assert not names(event.public, secret), event.public
