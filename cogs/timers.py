@@ -162,6 +162,8 @@ class Timers(commands.Cog):
             session = await self.sessions.get(game_id)
             if session is not None and session.row.status == "active":
                 await self.sessions.set_clocks(session, session.row.clocks)
+                if self.sessions.shared:  # drawn as of the new revision (nothing to edit)
+                    self.bot.presenter.update(session, table=False, dms=False)
 
     async def fire_once(self, game_id: int) -> bool:
         """Do the first due thing of the game's clocks; False when nothing is due."""
@@ -287,6 +289,9 @@ class Timers(commands.Cog):
         if clocks.get("bot", moment + 1) <= moment or clocks == session.row.clocks:
             clocks.pop("bot", None)
         await self.sessions.set_clocks(session, clocks)
+        # The deadline the table shows may have moved; and with other processes, a change
+        # nobody draws would have one of them redraw the table and every DM in full.
+        self.bot.presenter.update(session)
         return True
 
     async def _apply(

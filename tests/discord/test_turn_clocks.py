@@ -420,3 +420,27 @@ async def test_a_game_that_ends_keeps_no_turn_reminder(simcord_env) -> None:
     await table.bot.presenter.idle()
     assert nudges(table) == []
     assert (await table.bot.store.get_game(table.game_id)).nudge_message_id is None  # type: ignore[union-attr]
+
+
+async def test_clocks_worked_out_again_leave_the_game_shown(simcord_env) -> None:
+    """A due clock whose reason went away is worked out again (``Timers._recompute``). Before,
+    that write changed the game's revision and nothing drew it: with several processes,
+    another one redrew the whole table and every DM some twenty seconds later, and the table
+    could go on showing a deadline that had moved."""
+    table = await Table.start(simcord_env, "uno", 2, seed=5, turn_timer=TIMER)
+    bot = table.bot
+    await bot.presenter.idle()
+    await bot.presenter.flush_drawn()
+    assert await bot.store.claim_undrawn("probe", now() + 3600, 0, 1) == []
+    rev = await bot.store.game_rev(table.game_id)
+    timers = bot.get_cog("Timers")
+    async with bot.sessions.lock(table.game_id):
+        session = await bot.sessions.get(table.game_id)
+        assert session is not None
+        await timers._recompute(session, now() + 5)  # the turn deadline moves on 5 s
+    assert await bot.store.game_rev(table.game_id) > rev
+    await bot.presenter.idle()
+    await bot.presenter.flush_drawn()
+    assert await bot.store.claim_undrawn("probe", now() + 3600, 0, 1) == []
+    deadline = min((await table.session()).row.clocks["turn"].values())
+    assert f"<t:{int(deadline)}:R>" in message_text(table.table_message())
