@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 # ridden out by the process that posted, instead of another posting the end again.
 ANNOUNCE_LEASE = 180.0
 CATCH_UP_EVERY = 30.0  # seconds between looks for ends a dead process claimed (shared)
+CATCH_UP_ALONE = 120.0  # seconds between looks for what Discord refused for long (alone)
 
 
 def end_post(session: Session) -> str | None:
@@ -80,14 +81,18 @@ class Endings(commands.Cog):
         self._catch_up = asyncio.create_task(self._catching_up(), name="catch-up")
 
     async def _catching_up(self) -> None:
-        if not self.bot.sessions.shared:  # sharing, ``Timers.redraw_orphans`` does this
-            await self.redraw_unshown()
-        await self.catch_up()
-        # Sharing the database, again now and then: an end claimed by a process that died
-        # before posting it is posted by another once the claim's lease is over.
-        while self.bot.sessions.shared:
-            await asyncio.sleep(max(CATCH_UP_EVERY, self.bot.settings.clock_poll))
+        # At start, then now and then: what Discord refused for longer than the presenter's
+        # retries (a long outage, a permission taken away and given back) is shown once it
+        # works again; sharing the database, an end claimed by a process that died before
+        # posting it is posted by another once the claim's lease is over.
+        shared = self.bot.sessions.shared
+        while True:
+            if not shared:  # sharing, ``Timers.redraw_orphans`` does this
+                await self.redraw_unshown()
             await self.catch_up()
+            await asyncio.sleep(
+                max(CATCH_UP_EVERY, self.bot.settings.clock_poll) if shared else CATCH_UP_ALONE
+            )
 
     async def cog_unload(self) -> None:
         if self._catch_up is not None:
@@ -115,6 +120,11 @@ class Endings(commands.Cog):
             if claim is None:
                 return False
         stored = await self.bot.store.get_game(session.id)
+        if stored is not None and stored.announced:
+            # Posted meanwhile by an earlier job for this game (a catch-up pass loaded the
+            # game before that job stored its flag): never a second post.
+            session.row.announced = True
+            return False
         if stored is not None:
             session.row.ratings = stored.ratings  # written by the finishing transaction
         text = end_post(session)

@@ -511,6 +511,40 @@ class Lobby(commands.Cog):
         closed = f"Cancelled by {safe_name(interaction.user.display_name)}."
         await components.answer_update(interaction, self.lobby(session, closed=closed))
 
+    # -- the server changing under its games --------------------------------------------------
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        row = await self.bot.store.open_game_in_channel(channel.id)
+        await self._gone([row.id] if row else [], "its channel was deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        row = await self.bot.store.open_game_in_channel(payload.thread_id)
+        await self._gone([row.id] if row else [], "its thread was deleted")
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        rows = await self.bot.store.open_games_in_guild(guild.id)
+        await self._gone([r.id for r in rows], "the bot was removed from its server")
+
+    async def _gone(self, game_ids: list[int], why: str) -> None:
+        """End the open games whose channel is gone: nobody could play or end them, and each
+        move would send Discord calls that can only fail. Their players' DMs say so."""
+        for game_id in game_ids:
+            try:
+                async with self.sessions.lock(game_id):
+                    session = await self.sessions.get(game_id)
+                    if session is None or not session.row.is_open:
+                        continue
+                    started = session.row.status == "active"
+                    if not await self.sessions.end(session, "ended"):
+                        continue
+                log.info("game %s ended: %s", game_id, why)
+                if started:
+                    self.bot.presenter.update(session, table=False)  # the DMs: "ended early"
+            except Exception as error:
+                log_failure(f"game {game_id}: ending it ({why})", error)
+
     # -- /endgame, /games --------------------------------------------------------------------
     @app_commands.command(name="endgame", description="End this channel's game (host or managers).")
     @app_commands.guild_only()

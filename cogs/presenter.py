@@ -12,6 +12,7 @@ again if another process moved it meanwhile.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -363,6 +364,7 @@ class Presenter:
         if seat is None:
             return
         screen = show.hand(session, user_id, dm=True)
+        stale: tuple[int, int] | None = None  # an old DM to delete once a fresh one is up
         try:
             if seat.dm_channel_id and seat.dm_message_id:
                 self._sent(session.id, user_id)
@@ -371,6 +373,11 @@ class Presenter:
                     edited = True
                 except discord.NotFound:
                     edited = False  # deleted by the player: send a fresh one
+                except discord.HTTPException as error:
+                    if error.code != 30046:
+                        raise
+                    # Over an hour old, its edits are refused: a fresh one, the old deleted.
+                    edited, stale = False, (seat.dm_channel_id, seat.dm_message_id)
                 finally:
                     redrawn = self._landed(session.id, user_id)
                 if edited:
@@ -390,6 +397,9 @@ class Presenter:
                 held.dm_channel_id, held.dm_message_id = channel_id, message_id
             await self.bot.store.set_dm(session.id, user_id, channel_id, message_id)
             session.shown.dms[user_id] = key
+            if stale is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.bot.http.delete_message(*stale)
         except discord.Forbidden as error:
             if error.code == DM_CLOSED:
                 await self._dms_closed(session, user_id)
@@ -416,9 +426,8 @@ class Presenter:
         seat = session.seat(user_id)
         if seat is None or seat.dm_closed:
             return
-        for held in self._seats(session, user_id, seat):
-            held.dm_closed = True
-        await self.bot.store.mark_dm_closed(session.id, user_id)
+        # The notice first: if Discord refuses it, the seat is not marked yet, so the retry
+        # meets the closed DMs again and posts it then.
         channel = self.bot.get_partial_messageable(session.row.channel_id)
         await channel.send(
             f"<@{user_id}> I can't send you direct messages, so press **My hand** on the "
@@ -427,6 +436,9 @@ class Presenter:
                 everyone=False, roles=False, users=[discord.Object(id=user_id)]
             ),
         )
+        for held in self._seats(session, user_id, seat):
+            held.dm_closed = True
+        await self.bot.store.mark_dm_closed(session.id, user_id)
 
     async def _clear_reminder(self, session: Session) -> None:
         row = session.row

@@ -336,12 +336,20 @@ class Timers(commands.Cog):
         """One short message mentioning whose turn it is, with a link to the table; the
         previous reminder of this game is deleted, so at most one exists at a time."""
         row = session.row
+        # Tried again after a failure, the game may have moved on: remind only who it waits for.
+        game = session.game
+        awaited = set(session.hosted.awaited(game)) if game and row.status == "active" else set()
+        users = [u for u in users if str(u) in awaited]
+        if not users:
+            return
         old = row.nudge_message_id
         if old is not None:
             try:
                 await self.bot.http.delete_message(row.channel_id, old)
-            except discord.HTTPException:
-                pass
+            except (discord.NotFound, discord.Forbidden):
+                pass  # gone already, or not ours to delete any more
+            # Any other failure (a 5xx) raises: the presenter tries the reminder again later,
+            # rather than leave an untrue "your turn" in the channel for good.
         link = table_link(row)
         who = ", ".join(f"<@{u}>" for u in users)
         screen = Screen(

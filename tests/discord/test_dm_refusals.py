@@ -1,0 +1,83 @@
+"""DMs when Discord refuses them mid-game: old DM messages (30046), a player blocking the bot
+while the channel post that tells them so fails. Both failed before their fixes."""
+
+from __future__ import annotations
+
+from tests.discord.driver import Table, controls
+
+
+def versions(message) -> set[int]:  # type: ignore[no-untyped-def]
+    return {
+        int(c.custom_id.split(":")[2]) for c in controls(message) if c.custom_id.startswith("g:")
+    }
+
+
+async def _move_by(table: Table, player: str) -> None:
+    game = await table.game()
+    legal = game.legal_actions(player)
+    plays = [a.id for a in legal if a.id.startswith("play:")]
+    await table.act(player, plays[0] if plays else legal[0].id, via="picker")
+
+
+async def test_a_dm_over_an_hour_old_is_never_updated_again(simcord_env) -> None:
+    """A game longer than an hour: Discord refuses edits of the DM (30046, as it does the
+    table's, which the presenter reposts). The DM is never reposted: the player's hand and
+    "your turn" stay as they were for the rest of the game."""
+    table = await Table.start(simcord_env, "uno", 2, seed=7, turn_timer=0)
+    game = await table.game()
+    mover = next(p for p in game.actors() if game.legal_actions(p))
+    other = next(p for p in table.members if p != mover)
+    dm = table.dm_message(other)
+    assert dm is not None
+    await simcord_env.advance_time(65 * 60)
+    simcord_env.inject_error(
+        "PATCH",
+        f"/channels/{dm.channel.id}/messages/*",
+        status=400,
+        code=30046,
+        message="Maximum number of edits to messages older than 1 hour reached. Try again later",
+        times=None,
+    )
+    await _move_by(table, mover)
+    await simcord_env.advance_time(600)
+    await simcord_env.bot.presenter.idle()
+    session = await table.session()
+    game = await table.game()
+    assert other in game.actors()
+    newest = table.dm_message(other)
+    assert newest is not None
+    assert versions(newest) == {session.version}, (
+        f"{other}'s DM shows version {versions(newest)}, game at {session.version} "
+        f"({'same message' if newest.id == dm.id else 'a new one'})"
+    )
+
+
+async def test_blocked_dms_notice_lost_when_its_post_fails_once(simcord_env) -> None:
+    """A player blocks the bot mid-game (50007 on their DM) while one channel post fails
+    (a 500): the seat is marked DMs-closed first, the notice telling them to use "My hand"
+    fails, and the retry skips the seat: the player is never told why their DM stopped."""
+    table = await Table.start(simcord_env, "uno", 2, seed=7, turn_timer=0)
+    game = await table.game()
+    mover = next(p for p in game.actors() if game.legal_actions(p))
+    other = next(p for p in table.members if p != mover)
+    dm = table.dm_message(other)
+    assert dm is not None
+    for method in ("PATCH", "POST"):
+        simcord_env.inject_error(
+            method,
+            f"/channels/{dm.channel.id}/messages*",
+            status=403,
+            code=50007,
+            message="Cannot send messages to this user",
+            times=None,
+        )
+    simcord_env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=500, times=1)
+    await _move_by(table, mover)
+    await simcord_env.advance_time(600)
+    await simcord_env.bot.presenter.idle()
+    seat = (await table.session()).seat(int(other))
+    assert seat is not None and seat.dm_closed
+    notices = [
+        m for m in table.public_messages() if "can't send you direct messages" in (m.content or "")
+    ]
+    assert len(notices) == 1, f"{len(notices)} notices posted"
