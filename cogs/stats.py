@@ -44,6 +44,23 @@ def streak_text(streak: int) -> str:
     return "none"
 
 
+HISTORY_SHOWN = 10  # games /history lists
+HISTORY_LOOK = 50  # the newest games looked at for them (some may be in hidden channels)
+
+
+def may_see(interaction: discord.Interaction, channel_id: int) -> bool:
+    """The member may read the channel a game was played in (its table, its messages). A
+    channel or thread this process does not know (deleted, an archived thread) counts as
+    not: what was private stays private."""
+    guild = interaction.guild
+    member = interaction.user
+    channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
+    if channel is None or not isinstance(member, discord.Member):
+        return False
+    allowed = channel.permissions_for(member)
+    return allowed.view_channel and allowed.read_message_history
+
+
 class Stats(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
@@ -185,7 +202,9 @@ class Stats(commands.Cog):
     @in_guild()
     async def history(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        rows = await self.bot.store.history(interaction.guild_id)
+        # Only games whose table this member could see (a private channel's stay private).
+        found = await self.bot.store.history(interaction.guild_id, limit=HISTORY_LOOK)
+        rows = [r for r in found if may_see(interaction, r.channel_id)][:HISTORY_SHOWN]
         if not rows:
             await reply(interaction, "No game has finished on this server yet.")
             return
@@ -254,7 +273,13 @@ class Stats(commands.Cog):
         self, interaction: discord.Interaction, game_id: int, step: int
     ) -> tuple[Screen | None, str | None]:
         row = await self.bot.store.get_game(game_id)
-        if row is None or row.guild_id != interaction.guild_id:
+        if (
+            row is None
+            or row.guild_id != interaction.guild_id
+            or not may_see(interaction, row.channel_id)
+        ):
+            # The same words for a game in a channel the member cannot see: not even whether
+            # there was one.
             return None, "There's no such game on this server."
         if row.status == "cancelled":
             return None, "That game was ended before it finished: there is nothing to replay."
