@@ -202,8 +202,15 @@ class Lobby(commands.Cog):
                 who = ", ".join(f"<@{u}>" for u in invited)
                 screen.content = f"{who}: a rematch! Press **Join** to play again."
                 screen.ping = invited
-            sent = await interaction.response.send_message(**components.send_kwargs(screen))
-            message_id = sent.message_id or (await interaction.original_response()).id
+            try:
+                sent = await interaction.response.send_message(**components.send_kwargs(screen))
+                message_id = sent.message_id or (await interaction.original_response()).id
+            except discord.HTTPException as error:
+                # Nobody can see this lobby (the answer expired or was refused): it must not
+                # hold the channel. Nothing was shown, so nothing is left.
+                log.info("game %s: the new lobby could not be shown: %s", row.id, error)
+                await self.sessions.end(session, "ended")
+                return
             await self.bot.store.set_table_message(row.id, message_id, now())
             session.row.table_message_id = message_id
 
@@ -300,7 +307,14 @@ class Lobby(commands.Cog):
 
     async def _redraw(self, interaction: discord.Interaction, session: Session) -> None:
         await self.sessions.reload(session)
-        await components.answer_update(interaction, self.lobby(session))
+        try:
+            await components.answer_update(interaction, self.lobby(session))
+        except discord.HTTPException as error:
+            # The change is stored: the lobby is drawn by the presenter instead.
+            log.info("game %s: answering a lobby click failed: %s", session.id, error)
+            self._redraw_later(session)
+            return
+        self.bot.presenter.answered_lobby(session.id)
 
     async def _join(self, interaction: discord.Interaction, session: Session) -> None:
         cls = session.hosted.engine
@@ -322,45 +336,53 @@ class Lobby(commands.Cog):
         await self.bot.store.remove_seat(session.id, interaction.user.id)
         await self._redraw(interaction, session)
 
-    async def leave_by_command(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def leave_by_command(self, interaction: discord.Interaction, game_id: int) -> bool:
         """``/leave`` in a lobby: the seat goes under the lock; the lobby message is redrawn
-        after it (a slow Discord never holds up a Join or Start)."""
+        after it (a slow Discord never holds up a Join or Start). False, having answered
+        nothing, if the game started meanwhile: leaving it is the running game's business."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
+            if session is not None and session.row.status == "active":
+                return False
             if session is None or session.row.status != "lobby":
                 await reply(interaction, "That lobby is closed.")
-                return
+                return True
             if problem := self._may_not_leave(session, interaction.user.id):
                 await reply(interaction, problem)
-                return
+                return True
             await self.bot.store.remove_seat(game_id, interaction.user.id)
             await self.sessions.reload(session)
         await reply(interaction, "You left the lobby.")
         self._redraw_later(session)
+        return True
 
     async def kick_by_command(
         self, interaction: discord.Interaction, game_id: int, member: discord.abc.User
-    ) -> None:
-        """``/kick`` in a lobby: the host (or a server manager) takes a member's place back."""
+    ) -> bool:
+        """``/kick`` in a lobby: the host (or a server manager) takes a member's place back.
+        False, having answered nothing, if the game started meanwhile."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
+            if session is not None and session.row.status == "active":
+                return False
             if session is None or session.row.status != "lobby":
                 await reply(interaction, "That lobby is closed.")
-                return
+                return True
             if not may_end(interaction, session):
                 await reply(interaction, not_allowed(interaction, session, "remove players"))
-                return
+                return True
             seat = session.seat(member.id)
             if seat is None or not seat.human:
                 await reply(interaction, "That member is not in this lobby.")
-                return
+                return True
             if member.id == session.row.host_id:
                 await reply(interaction, "The host can't be removed: **Cancel** closes the lobby.")
-                return
+                return True
             await self.bot.store.remove_seat(game_id, member.id)
             await self.sessions.reload(session)
         await reply(interaction, f"Done: {safe_name(seat.name)} is out of the lobby.")
         self._redraw_later(session)
+        return True
 
     def _may_not_leave(self, session: Session, user_id: int) -> str | None:
         if session.seat(user_id) is None:
@@ -370,14 +392,35 @@ class Lobby(commands.Cog):
         return None
 
     def _redraw_later(self, session: Session, closed: str | None = None) -> None:
-        """Redraw the lobby message through the presenter, as it is now (or ``closed``)."""
-        screen = self.lobby(session, closed=closed)
+        """Redraw the lobby message through the presenter (or ``closed``). Drawn when the job
+        runs, from the game as it is then, and drawn again if a click's answer redrew the
+        message while ours was on its way: an older picture never stays last."""
+        message_id = session.row.table_message_id  # the lobby's: the table is a new message
+        game_id, channel_id = session.id, session.row.channel_id
 
         async def redraw_lobby(s: Session) -> None:
-            if s.row.table_message_id:
-                await self.bot.presenter.edit(s.row.channel_id, s.row.table_message_id, screen)
+            presenter = self.bot.presenter
+            for _ in range(3):
+                current = self.sessions.cached(game_id) or s
+                if message_id is None:
+                    return
+                presenter.lobby_sending(game_id)
+                try:
+                    await presenter.edit(channel_id, message_id, self._lobby_now(current, closed))
+                finally:
+                    redrawn = presenter.lobby_landed(game_id)
+                if not redrawn:
+                    return
 
         self.bot.presenter.update(session, table=False, dms=False, jobs=[redraw_lobby])
+
+    def _lobby_now(self, session: Session, closed: str | None) -> Screen:
+        """The lobby message for the game as it is: open, or closed (started, ended)."""
+        if closed is None and session.row.status in ("active", "finished"):
+            closed = f"Started with {len(session.seats)} players — the table is below."
+        elif closed is None and session.row.status != "lobby":
+            closed = "This lobby was closed."
+        return self.lobby(session, closed=closed)
 
     def _host_only(self, interaction: discord.Interaction, session: Session) -> bool:
         return interaction.user.id == session.row.host_id
@@ -442,6 +485,7 @@ class Lobby(commands.Cog):
         closed = f"Started with {count} players — the table is below."
         try:
             await components.answer_update(interaction, self.lobby(session, closed=closed))
+            self.bot.presenter.answered_lobby(session.id)
         except discord.HTTPException as error:
             log.info("game %s: answering Start failed: %s", session.id, error)
         # The lobby message stays as a record; the table is a new message (it notifies).
@@ -510,6 +554,7 @@ class Lobby(commands.Cog):
         await self.sessions.end(session, "ended")
         closed = f"Cancelled by {safe_name(interaction.user.display_name)}."
         await components.answer_update(interaction, self.lobby(session, closed=closed))
+        self.bot.presenter.answered_lobby(session.id)
 
     # -- the server changing under its games --------------------------------------------------
     @commands.Cog.listener()

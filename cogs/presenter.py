@@ -251,6 +251,19 @@ class Presenter:
             return False
         return True
 
+    # -- the lobby message (the game's "table" until it starts) --------------------------------
+    def lobby_sending(self, game_id: int) -> None:
+        """An edit of the lobby message is about to be sent (by a lobby redraw job)."""
+        self._sent(game_id, TABLE)
+
+    def lobby_landed(self, game_id: int) -> bool:
+        """That edit is done: True if a click's answer redrew the lobby meanwhile."""
+        return self._landed(game_id, TABLE)
+
+    def answered_lobby(self, game_id: int) -> None:
+        """A click's answer redrew the lobby message (an edit of ours may land after it)."""
+        self._answered(game_id, TABLE)
+
     async def _guard(self, session: Session, what: str, work: Awaitable[bool | None]) -> bool:
         try:
             return (await work) is not False

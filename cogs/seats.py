@@ -48,11 +48,11 @@ class Seats(commands.Cog):
         if row is None:
             await reply(interaction, "There's no game in this channel.")
             return
-        if row.status == "lobby":
-            lobby = self.bot.get_cog("Lobby")
-            if lobby is not None:
-                await lobby.leave_by_command(interaction, row.id)  # type: ignore[attr-defined]
-            return
+        lobby = self.bot.get_cog("Lobby")
+        if row.status == "lobby" and lobby is not None:
+            # Started meanwhile (the host pressed Start as this was typed): the game's leave.
+            if await lobby.leave_by_command(interaction, row.id):  # type: ignore[attr-defined]
+                return
         await self._ask_leave(interaction, row.id)
 
     async def on_leave(
@@ -126,8 +126,9 @@ class Seats(commands.Cog):
             return
         lobby = self.bot.get_cog("Lobby")
         if row.status == "lobby" and lobby is not None:
-            await lobby.kick_by_command(interaction, row.id, member)  # type: ignore[attr-defined]
-            return
+            # False: started meanwhile (Start pressed as this was typed): the game's kick.
+            if await lobby.kick_by_command(interaction, row.id, member):  # type: ignore[attr-defined]
+                return
         async with self.sessions.lock(row.id):
             session = await self.sessions.get(row.id)
             if session is None or session.row.status != "active":
