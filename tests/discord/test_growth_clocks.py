@@ -74,21 +74,21 @@ async def test_expired_lobbies_leave_nothing_behind(simcord_env) -> None:
     assert not grown, grown
 
 
-async def test_an_untimed_game_nobody_touches_for_a_week_is_not_kept_in_memory(
+async def test_an_untimed_game_nobody_touches_for_hours_is_not_kept_in_memory(
     simcord_env, database
 ) -> None:
     """``/newgame ... turn_timer:0``: the members walk away after a few moves. Nothing ends
     such a game (only lobbies expire), and its session stays in ``Sessions._cache`` until the
     process stops: every untimed game anyone left since the start, a whole engine state each.
     A session is only a cache of the database (the next click loads it again), so one that
-    nobody used for a long time can go."""
+    nobody used for a long time can go (``Sessions.sweep``, after half an hour)."""
     sqlite_only(database)
     bot = simcord_env.bot
     for i in range(UNTIMED):
         await Table.start(simcord_env, "haymaker", 2, channel_name=f"u{i}", turn_timer=0)
     await bot.presenter.idle()
-    await simcord_env.advance_time(7 * 24 * 3600)
+    await simcord_env.advance_time(2 * 3600)
     await bot.presenter.idle()
     await simcord_env.settle()
     cached = len(bot.sessions._cache)
-    assert cached <= HANDFUL, f"{cached} untimed games idle for a week still cached in memory"
+    assert cached <= HANDFUL, f"{cached} untimed games idle for two hours still cached in memory"
