@@ -5,31 +5,12 @@ from process one seated a member again who had just left through process two."""
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 
 import engine
-from cogs.sessions import Sessions
-from db import SeatChange, StaleVersion, Store
-
-
-@pytest.fixture
-async def two(pg_url: str) -> AsyncIterator[tuple[Sessions, Sessions, int]]:
-    """Two processes' sessions on one database, and a started three-player UNO game."""
-    a, b = await asyncio.gather(Store.open(pg_url), Store.open(pg_url))
-    try:
-        lobby = await a.create_lobby(1, 10, "uno", 100, "Alice", {}, seed=7)
-        await a.add_seat(lobby.id, 101, "Bob")
-        await a.add_seat(lobby.id, 102, "Carol")
-        one = Sessions(a)
-        session = await one.get(lobby.id)
-        assert session is not None and await one.start(session, time.time())
-        yield one, Sessions(b), lobby.id
-    finally:
-        await asyncio.gather(a.close(), b.close())
+from db import SeatChange, StaleVersion
 
 
 async def test_a_timed_out_move_from_an_older_copy_cannot_undo_a_leave(two) -> None:

@@ -15,32 +15,12 @@ and DMs stayed on the previous turn. Now a pass that holds the lease draws every
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
-
 from cogs.presenter import Presenter
 from cogs.sessions import Session, Sessions
-from db import Store
-
-
-@pytest.fixture
-async def two(pg_url: str) -> AsyncIterator[tuple[Sessions, Sessions, int]]:
-    a, b = await asyncio.gather(Store.open(pg_url), Store.open(pg_url))
-    try:
-        lobby = await a.create_lobby(1, 10, "uno", 100, "Alice", {}, seed=7)
-        await a.add_seat(lobby.id, 101, "Bob")
-        await a.add_seat(lobby.id, 102, "Carol")
-        one = Sessions(a)
-        session = await one.get(lobby.id)
-        assert session is not None and await one.start(session, time.time())
-        yield one, Sessions(b), lobby.id
-    finally:
-        await asyncio.gather(a.close(), b.close())
 
 
 def presenter_for(sessions: Sessions, drawn: list[tuple[str, int]]) -> Presenter:
