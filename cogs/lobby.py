@@ -337,50 +337,65 @@ class Lobby(commands.Cog):
         await self._redraw(interaction, session)
 
     async def leave_by_command(self, interaction: discord.Interaction, game_id: int) -> bool:
-        """``/leave`` in a lobby: the seat goes under the lock; the lobby message is redrawn
-        after it (a slow Discord never holds up a Join or Start). False, having answered
-        nothing, if the game started meanwhile: leaving it is the running game's business."""
-        async with self.sessions.lock(game_id):
-            session = await self.sessions.get(game_id)
-            if session is not None and session.row.status == "active":
-                return False
-            if session is None or session.row.status != "lobby":
-                await reply(interaction, "That lobby is closed.")
-                return True
-            if problem := self._may_not_leave(session, interaction.user.id):
-                await reply(interaction, problem)
-                return True
-            await self.bot.store.remove_seat(game_id, interaction.user.id)
-            await self.sessions.reload(session)
-        await reply(interaction, "You left the lobby.")
-        self._redraw_later(session)
-        return True
+        """``/leave`` in a lobby. False, having answered nothing, if the game started
+        meanwhile: leaving it is the running game's business."""
+        user_id = interaction.user.id
+        return await self._remove_by_command(
+            interaction,
+            game_id,
+            user_id,
+            lambda session: self._may_not_leave(session, user_id),
+            lambda session: "You left the lobby.",
+        )
 
     async def kick_by_command(
         self, interaction: discord.Interaction, game_id: int, member: discord.abc.User
     ) -> bool:
         """``/kick`` in a lobby: the host (or a server manager) takes a member's place back.
         False, having answered nothing, if the game started meanwhile."""
+
+        def refusal(session: Session) -> str | None:
+            seat = session.seat(member.id)
+            if not may_end(interaction, session):
+                return not_allowed(interaction, session, "remove players")
+            if seat is None or not seat.human:
+                return "That member is not in this lobby."
+            if member.id == session.row.host_id:
+                return "The host can't be removed: **Cancel** closes the lobby."
+            return None
+
+        def done(session: Session) -> str:
+            seat = session.seat(member.id)
+            return f"Done: {safe_name(seat.name if seat else member.name)} is out of the lobby."
+
+        return await self._remove_by_command(interaction, game_id, member.id, refusal, done)
+
+    async def _remove_by_command(
+        self,
+        interaction: discord.Interaction,
+        game_id: int,
+        user_id: int,
+        refusal: Callable[[Session], str | None],
+        done: Callable[[Session], str],
+    ) -> bool:
+        """A lobby seat given up by a command: under the lock; the lobby message is redrawn
+        after it (a slow Discord never holds up a Join or Start). False, having answered
+        nothing, if the game started meanwhile (Start pressed as the command was typed)."""
         async with self.sessions.lock(game_id):
             session = await self.sessions.get(game_id)
             if session is not None and session.row.status == "active":
                 return False
             if session is None or session.row.status != "lobby":
-                await reply(interaction, "That lobby is closed.")
+                problem: str | None = "That lobby is closed."
+            else:
+                problem = refusal(session)
+            if problem is not None or session is None:
+                await reply(interaction, problem or "That lobby is closed.")
                 return True
-            if not may_end(interaction, session):
-                await reply(interaction, not_allowed(interaction, session, "remove players"))
-                return True
-            seat = session.seat(member.id)
-            if seat is None or not seat.human:
-                await reply(interaction, "That member is not in this lobby.")
-                return True
-            if member.id == session.row.host_id:
-                await reply(interaction, "The host can't be removed: **Cancel** closes the lobby.")
-                return True
-            await self.bot.store.remove_seat(game_id, member.id)
+            answer = done(session)
+            await self.bot.store.remove_seat(game_id, user_id)
             await self.sessions.reload(session)
-        await reply(interaction, f"Done: {safe_name(seat.name)} is out of the lobby.")
+        await reply(interaction, answer)
         self._redraw_later(session)
         return True
 
