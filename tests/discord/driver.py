@@ -158,6 +158,14 @@ class Table:
         ]
         return mine[-1] if mine else None
 
+    async def some_move(self, via: str = "dm") -> None:
+        """The first player who can act plays a card if they can, else their first action."""
+        game = await self.game()
+        player = next(p for p in game.actors() if game.legal_actions(p))
+        legal = game.legal_actions(player)
+        plays = [a.id for a in legal if a.id.startswith("play:")]
+        await self.act(player, plays[0] if plays else legal[0].id, via=via)
+
     async def act(self, player: str, action_id: str, via: str = "picker") -> Any:
         """Carry out ``action_id`` for ``player`` through the UI; returns the last result."""
         member = self.members[player]

@@ -7,21 +7,13 @@ from __future__ import annotations
 from tests.discord.driver import Table, controls, message_text
 
 
-async def _a_move(table: Table) -> None:
-    game = await table.game()
-    player = next(p for p in game.actors() if game.legal_actions(p))
-    legal = game.legal_actions(player)
-    plays = [a.id for a in legal if a.id.startswith("play:")]
-    await table.act(player, plays[0] if plays else legal[0].id, via="dm")
-
-
 async def test_a_deleted_channel_ends_its_game(simcord_env) -> None:
     """The game's channel is deleted (CHANNEL_DELETE reaches the bot: guilds intent). Before,
     the game stayed active, unreachable by /endgame (no channel to type it in), listed in
     /games, and each move its players made in their DMs was followed by some twenty REST calls
     to the dead channel."""
     table = await Table.start(simcord_env, "uno", 2, seed=7, turn_timer=0)
-    await _a_move(table)
+    await table.some_move()
     channel_id = table.channel.id
     start = len(simcord_env.http_requests)
     simcord_env.backend.delete_channel(channel_id)

@@ -26,14 +26,6 @@ OUTAGE = 180.0  # seconds: longer than all the retries together (105 s)
 GIVEN_UP = sum(RETRY_AFTER * n for n in range(1, MAX_RETRIES + 1))
 
 
-async def _a_move(table: Table) -> None:
-    game = await table.game()
-    player = next(p for p in game.actors() if game.legal_actions(p))
-    legal = game.legal_actions(player)
-    plays = [a.id for a in legal if a.id.startswith("play:")]
-    await table.act(player, plays[0] if plays else legal[0].id, via="dm")
-
-
 async def test_a_table_edit_refused_for_three_minutes_is_never_redrawn(simcord_env) -> None:
     """5xx on every table edit for 3 minutes; then Discord is back, and the table goes on
     showing the turn before the move for good (no timer: nothing else redraws it)."""
@@ -42,7 +34,7 @@ async def test_a_table_edit_refused_for_three_minutes_is_never_redrawn(simcord_e
     channel = table.channel
     before = table.table_message()
     simcord_env.inject_error("PATCH", f"/channels/{channel.id}/messages/*", status=503, times=None)
-    await _a_move(table)
+    await table.some_move()
     await simcord_env.advance_time(OUTAGE)
     simcord_env.backend.faults.clear()  # Discord is back
     await simcord_env.advance_time(600)
@@ -73,7 +65,7 @@ async def test_a_lost_send_permission_given_back_leaves_the_table_stale(simcord_
             message="Missing Access",
             times=None,
         )
-    await _a_move(table)
+    await table.some_move()
     await simcord_env.advance_time(OUTAGE)
     simcord_env.backend.faults.clear()  # permission given back
     await simcord_env.advance_time(600)

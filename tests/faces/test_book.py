@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 
 import discord
 import pytest
@@ -17,31 +15,6 @@ from cogs.faces.book import FaceBook
 from tests.fakediscord import FakeDiscord
 
 EMOJIS = r"/applications/\d+/emojis"
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        yield fake
-
-
-@pytest.fixture
-def connect(
-    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
-) -> Callable[[], AsyncIterator[discord.Client]]:
-    """Logs a fresh client in to the fake (REST only: FaceBook needs no gateway)."""
-    monkeypatch.setattr(discord.http.Route, "BASE", f"{fake.base_url}/api/v10")
-
-    @asynccontextmanager
-    async def logged_in() -> AsyncIterator[discord.Client]:
-        client = discord.Client(intents=discord.Intents.none())
-        await client.login("fake-token")
-        try:
-            yield client
-        finally:
-            await client.close()
-
-    return logged_in  # type: ignore[return-value]
 
 
 def emoji_posts(fake: FakeDiscord) -> list[tuple[str, str, int]]:

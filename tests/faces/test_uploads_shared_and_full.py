@@ -16,39 +16,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-
-import discord
-import pytest
 
 from cogs.faces import catalog
 from cogs.faces.book import FaceBook
 from tests.fakediscord import FakeDiscord
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        yield fake
-
-
-@pytest.fixture
-def connect(
-    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch
-) -> Callable[[], AsyncIterator[discord.Client]]:
-    monkeypatch.setattr(discord.http.Route, "BASE", f"{fake.base_url}/api/v10")
-
-    @asynccontextmanager
-    async def logged_in() -> AsyncIterator[discord.Client]:
-        client = discord.Client(intents=discord.Intents.none())
-        await client.login("fake-token")
-        try:
-            yield client
-        finally:
-            await client.close()
-
-    return logged_in  # type: ignore[return-value]
 
 
 async def test_two_processes_starting_together_both_show_every_face(
