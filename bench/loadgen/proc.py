@@ -25,6 +25,12 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 
+def remove_database(path: Path) -> None:
+    """Delete a SQLite database with its WAL and shared-memory files, if there."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of a process so far (its threads included), from /proc/<pid>/stat."""
     raw = Path(f"/proc/{pid}/stat").read_text()

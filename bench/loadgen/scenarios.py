@@ -29,7 +29,7 @@ from bench.loadgen.gamedb import (
     fresh_schema,
 )
 from bench.loadgen.policy import Move, choose, control_for
-from bench.loadgen.proc import REPO_ROOT, BotProcess
+from bench.loadgen.proc import REPO_ROOT, BotProcess, remove_database
 from bench.loadgen.stats import rest_by_move_route, rest_routes, tracebacks, went_wrong
 from tests.fakediscord import FakeDiscord, FakeMessage
 
@@ -180,6 +180,16 @@ def make_world(n: int, world: int = 0) -> tuple[FakeDiscord, list[tuple[str, int
     return fake, slots[:n]
 
 
+def size_workdir(root: Path, n: int) -> Path:
+    """One size's folder, emptied of an earlier run's games: a bot started on them would
+    redraw their tables at start, on messages this run's fake never had (404s, errors)."""
+    workdir = root / f"n{n}"
+    workdir.mkdir(parents=True, exist_ok=True)
+    remove_database(workdir / "bot.db")
+    (workdir / "phases.jsonl").unlink(missing_ok=True)
+    return workdir
+
+
 async def run_size(
     n: int, rates: list[float], opts: Options, *, rate_429: float | None, progress: bool = True
 ) -> SizeResult:
@@ -187,8 +197,7 @@ async def run_size(
     other in turns (a block of clicks to the real bot, the same block to the floor), so both
     meet the same background load of this shared machine."""
     fake, layout = make_world(n, opts.world)
-    workdir = opts.workdir / f"n{n}"
-    workdir.mkdir(parents=True, exist_ok=True)
+    workdir = size_workdir(opts.workdir, n)
     # The bot's deals follow the seed too (run_bot.py), so runs differ only in their timing.
     env = {"RUN_BOT_SEED": str(opts.seed), **opts.bot_env}
     phases_path = workdir / "phases.jsonl"
@@ -606,8 +615,7 @@ async def run_startup(
     # A database the bot created and migrated, then filled by direct inserts.
     _say(progress, f"start-up: building a database of {stored_total} games")
     template = workdir / "stored.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{template}{suffix}").unlink(missing_ok=True)
+    remove_database(template)
     runs = []
     # One fake for every start, so the stored games' guild, channel and users are its own.
     async with FakeDiscord(users=PROBE_USERS) as fake:
@@ -637,8 +645,7 @@ async def run_startup(
             for kind in ("empty", "stored"):
                 _say(progress, f"start-up: {kind} database, run {rep + 1}/{reps}")
                 db = workdir / f"{kind}-{rep}.db"
-                for suffix in ("", "-wal", "-shm"):
-                    Path(f"{db}{suffix}").unlink(missing_ok=True)
+                remove_database(db)
                 if kind == "empty":
                     run = await _probe_start(fake, opts, db, 0, 1, users[0], workdir)
                 else:
