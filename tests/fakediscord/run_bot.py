@@ -298,16 +298,22 @@ def main(argv: list[str] | None = None) -> None:
         pin_deals(seed)
     profile = os.environ.get("RUN_BOT_PROFILE")  # benchmarks: where to write a cProfile dump
     if profile:
+        import atexit
         import cProfile
         import signal
 
         profiler = cProfile.Profile()
 
-        def dump(*_: Any) -> None:
+        def save() -> None:
             profiler.disable()
             profiler.dump_stats(profile)
-            raise SystemExit(0)
 
+        def dump(*_: Any) -> None:
+            raise SystemExit(0)  # the dump is written at exit
+
+        # A bot that stops gracefully on SIGTERM (bot.py) replaces this handler with its own
+        # and exits normally: the dump is written at exit either way.
+        atexit.register(save)
         signal.signal(signal.SIGTERM, dump)
         if os.environ.get("RUN_BOT_PROFILE_WINDOWS"):
             # Only the benchmark's measured windows: it sends USR1 at the start, USR2 at the end.
