@@ -10,6 +10,8 @@ import discord
 from discord.ext import commands
 
 from cogs import ids
+from cogs.clock import now
+from cogs.presenter import ENDED_UNSHOWN_WITHIN
 from cogs.ratings import shown
 from cogs.render.spec import Button, Screen
 from cogs.replies import log_failure
@@ -150,10 +152,12 @@ class Endings(commands.Cog):
     async def redraw_unshown(self) -> None:
         """Alone on the database, at start: show the running games whose last change the
         previous run stored but never finished showing (it stopped in between), so no table
-        or DM goes on showing a turn that is over."""
+        or DM goes on showing a turn that is over; and the games that ended within the hour
+        whose end was never shown, so none goes on offering buttons."""
         sessions = self.bot.sessions
         try:
-            for game_id in await self.bot.store.undrawn():
+            await self.bot.presenter.flush_drawn()  # what this run has shown is not looked at
+            for game_id in await self.bot.store.undrawn(now() - ENDED_UNSHOWN_WITHIN):
                 async with sessions.lock(game_id):
                     session = await sessions.get(game_id)
                 if session is not None and session.game is not None:

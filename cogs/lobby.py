@@ -601,6 +601,7 @@ class Lobby(commands.Cog):
                         continue
                 log.info("game %s ended: %s", game_id, why)
                 if started:
+                    self.bot.presenter.table_gone(session)
                     self.bot.presenter.update(session, table=False)  # the DMs: "ended early"
             except Exception as error:
                 log_failure(f"game {game_id}: ending it ({why})", error)

@@ -41,6 +41,9 @@ MAX_RETRIES = 6
 # Clock polls (CLOCK_POLL_SECONDS) one process may spend drawing a game before another may
 # take over; also how long a change may stay unshown before another process redraws it.
 DRAW_LEASE_POLLS = 10
+# How far back a game's end, stored but never shown (a stop came in between, its buttons still
+# live), is looked for; an ended game's channel gone is not looked at again after that.
+ENDED_UNSHOWN_WITHIN = 3600.0
 # Alone on the database, which revision of each game is shown in full is stored in batches
 # at least this many seconds apart: a stop between a stored change and its edits is then
 # caught up at the next start (``Endings.redraw_unshown``), for one write a second at most
@@ -285,6 +288,10 @@ class Presenter:
         answered = self._answered(session.id, TABLE)
         session.shown.table = table_key(session) if answered else None
 
+    def table_gone(self, session: Session) -> None:
+        """The table went with its channel: it counts as shown, never to be drawn again."""
+        session.shown.table = table_key(session)
+
     async def refresh_table(self, session: Session) -> bool:
         """Edit the table in place (repost it when it is old or gone). False on failure."""
         shown = session.shown
@@ -317,7 +324,14 @@ class Presenter:
             except discord.HTTPException as error:
                 if error.code != 30046:
                     raise
-        await self.post_table(session)
+        try:
+            await self.post_table(session)
+        except (discord.NotFound, discord.Forbidden):
+            if session.row.is_open:
+                raise
+            # An ended game whose channel is gone or closed to the bot: nothing is left to
+            # show there (and no later pass should try again).
+            log.info("game %s: its channel is gone; the end is not redrawn", session.id)
         return True
 
     async def post_table(self, session: Session) -> None:
@@ -468,7 +482,7 @@ class Presenter:
         """The table and every DM show the game as it is now: note its revision, stored with
         the next batch. A change a stop leaves unshown is then redrawn at the next start."""
         row = session.row
-        if row.rev < 0 or row.status != "active" or session.game is None:
+        if row.rev < 0 or session.game is None:
             return  # revision not known here (it is redrawn after a restart: harmless)
         if session.shown.table != table_key(session) or self._dms_to_draw(session):
             return  # a click or a timer changed it meanwhile: its own pass notes it

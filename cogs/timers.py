@@ -26,7 +26,7 @@ from discord.ext import commands
 import engine.bots
 from cogs import ids
 from cogs.clock import now
-from cogs.presenter import DRAW_LEASE_POLLS
+from cogs.presenter import DRAW_LEASE_POLLS, ENDED_UNSHOWN_WITHIN
 from cogs.render.spec import Button, Screen
 from cogs.replies import log_failure
 from cogs.sessions import STRIKES_TO_BOT, Session, Shown
@@ -133,7 +133,13 @@ class Timers(commands.Cog):
         """Show the games another process stored a change to but never finished showing (it
         died between the commit and its Discord edits): claimed, so one process redraws each."""
         after = DRAW_LEASE_POLLS * self.bot.settings.clock_poll
-        claimed = await self.bot.store.claim_undrawn(self.sessions.process, moment, after, after)
+        claimed = await self.bot.store.claim_undrawn(
+            self.sessions.process,
+            moment,
+            after,
+            after,
+            ended_since=moment - ENDED_UNSHOWN_WITHIN,
+        )
         for game_id in claimed:
             async with self.sessions.lock(game_id):
                 session = await self.sessions.get(game_id)

@@ -34,6 +34,8 @@ from db.rows import (
 from db.script import Op, Script, lock, many, one, run, single
 
 OPEN = "status IN ('lobby', 'active')"  # a literal, so SQLite uses the partial indexes
+# A game that started and ended, whose end may be unshown (``games_undrawn_ended``).
+ENDED = "status IN ('finished', 'cancelled') AND state IS NOT NULL"
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,27 +304,47 @@ class Store:
         return int(row[0]) if row is not None else None
 
     async def claim_undrawn(
-        self, owner: str, now: float, grace: float, lease: float, limit: int = 20
+        self,
+        owner: str,
+        now: float,
+        grace: float,
+        lease: float,
+        limit: int = 20,
+        ended_since: float | None = None,
     ) -> list[int]:
         """Claim running games changed more than ``grace`` seconds ago, not yet shown in full
         and not being drawn (the process that changed them died): ``owner`` holds their
-        drawing for ``lease`` seconds, so one process redraws each."""
-        rows = await self.backend.write(
-            lambda: single(
-                many(
-                    "UPDATE games SET draw_by = ?, draw_owner = ? WHERE id IN"
-                    " (SELECT id FROM games WHERE status = 'active' AND drawn < rev"
-                    " AND updated_at <= ? AND (draw_by IS NULL OR draw_by <= ?)"
-                    f" ORDER BY updated_at LIMIT ?{self.backend.skip_locked}) RETURNING id",
+        drawing for ``lease`` seconds, so one process redraws each. Games that ended since
+        ``ended_since`` too (their end unshown, their buttons live)."""
+        claim = (
+            "UPDATE games SET draw_by = ?, draw_owner = ? WHERE id IN"
+            " (SELECT id FROM games WHERE {which} AND drawn < rev"
+            " AND updated_at <= ? AND (draw_by IS NULL OR draw_by <= ?)"
+            f" ORDER BY updated_at LIMIT ?{self.backend.skip_locked}) RETURNING id"
+        )
+
+        def script() -> Script[list[int]]:
+            rows = yield many(
+                claim.format(which="status = 'active'"),
+                now + lease,
+                owner,
+                now - grace,
+                now,
+                limit,
+            )
+            if ended_since is not None:
+                rows += yield many(
+                    claim.format(which=f"{ENDED} AND updated_at >= ?"),
                     now + lease,
                     owner,
+                    ended_since,
                     now - grace,
                     now,
                     limit,
                 )
-            )
-        )
-        return sorted(int(r[0]) for r in rows)
+            return sorted(int(r[0]) for r in rows)
+
+        return await self.backend.write(script)
 
     async def mark_drawn(self, drawn: dict[int, int]) -> None:
         """Alone on the database: these games are shown in full as of these revisions (one
@@ -336,12 +358,21 @@ class Store:
 
         await self.backend.write(script)
 
-    async def undrawn(self) -> list[int]:
+    async def undrawn(self, ended_since: float | None = None) -> list[int]:
         """Running games changed since they were last shown in full (the process stopped
-        between storing a change and showing it), oldest change first."""
+        between storing a change and showing it), oldest change first; then the games that
+        ended since ``ended_since`` with their end unshown."""
         rows = await self._read(
             many("SELECT id FROM games WHERE status = 'active' AND drawn < rev ORDER BY updated_at")
         )
+        if ended_since is not None:
+            rows += await self._read(
+                many(
+                    f"SELECT id FROM games WHERE {ENDED} AND drawn < rev AND updated_at >= ?"
+                    " ORDER BY updated_at",
+                    ended_since,
+                )
+            )
         return [int(r[0]) for r in rows]
 
     async def closed_among(self, game_ids: Sequence[int]) -> list[int]:

@@ -79,3 +79,13 @@ async def test_open_game_queries_use_their_partial_index(store: Store, call, ind
         # hidden members' list is read through its own partial index.
         assert index in plan, plan
         assert not re.search(r"SCAN (games|stats|players)(?! USING)", plan), plan
+
+
+async def test_ends_left_unshown_are_found_through_their_own_index(store: Store) -> None:
+    recorder = Recorder(store)
+    await store.undrawn(ended_since=0.0)
+    plans = [await recorder.plan(sql, args) for sql, args in recorder.seen]
+    assert len(plans) == 2, plans
+    running, ended = plans
+    assert re.search(r"USING INDEX games_undrawn\b", running), running
+    assert "USING INDEX games_undrawn_ended" in ended, ended

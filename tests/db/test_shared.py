@@ -221,3 +221,16 @@ async def test_a_change_left_unshown_is_claimed_for_redrawing_by_one_process(two
     assert await a.take_drawing(orphan, "A", 20) is False
     await a.end_drawing(orphan, "A", rev)
     assert await b.claim_undrawn("B", later + 100, 60, 30) == [orphan]
+
+
+async def test_an_end_left_unshown_is_claimed_while_it_is_recent(two) -> None:
+    a, b = two
+    game = await started(a, 12)
+    assert await a.take_drawing(game, "A", 20) is False
+    await a.end_drawing(game, "A", await a.game_rev(game))
+    await a.end_game(game, "ended")  # A stored the end and died before drawing it
+    later = time.time() + 61
+    assert await b.claim_undrawn("B", later, 60, 30) == []  # only when asked for ends too
+    assert await b.claim_undrawn("B", later, 60, 30, ended_since=later + 1) == []  # too old
+    assert await b.claim_undrawn("B", later, 60, 30, ended_since=later - 600) == [game]
+    assert await a.claim_undrawn("A", later + 1, 60, 30, ended_since=later - 600) == []

@@ -69,6 +69,36 @@ async def test_running_games_count_as_shown_after_the_upgrade(tmp_path) -> None:
         await store.close()
 
 
+async def test_games_ended_before_the_upgrade_count_as_shown(tmp_path) -> None:
+    """Migration 6 looks for ends never shown too: not for ends older than itself, and never
+    for a lobby (it has no table or DMs)."""
+    path = tmp_path / "games.db"
+    store = await Store.open(path)
+    ended = await store.create_lobby(1, 10, "uno", 100, "Ann", {}, seed=1)
+    await store.start_game(ended.id, {"n": 0}, {})
+    await store.end_game(ended.id, "ended")
+    await store.backend.write(single(run("UPDATE games SET drawn = 0")))
+    await store.backend.write(single(run("PRAGMA user_version = 5")))
+    await store.close()
+
+    store = await Store.open(path)
+    try:
+        since = store.clock() - 60
+        assert await store.undrawn(since) == []
+        lobby = await store.create_lobby(1, 11, "uno", 100, "Ann", {}, seed=2)
+        await store.end_game(lobby.id, "expired")
+        game = await store.create_lobby(1, 12, "uno", 100, "Ann", {}, seed=3)
+        await store.start_game(game.id, {"n": 0}, {})
+        await store.mark_drawn({game.id: await store.game_rev(game.id)})
+        await store.end_game(game.id, "ended")
+        assert await store.undrawn(since) == [game.id]
+        assert await store.undrawn(store.clock() + 1) == []  # an end older than asked for
+        await store.mark_drawn({game.id: await store.game_rev(game.id)})
+        assert await store.undrawn(since) == []
+    finally:
+        await store.close()
+
+
 async def test_one_open_game_per_channel(store: Store) -> None:
     game = await store.create_lobby(1, 10, "uno", 100, "Host", {}, seed=1)
     with pytest.raises(ChannelBusy):
