@@ -20,6 +20,7 @@ from discord.ext import commands, tasks
 from cogs import components, ids
 from cogs.clock import now
 from cogs.hosting import GAMES, Hosted
+from cogs.presenter import Job
 from cogs.render.screens import lobby_screen
 from cogs.render.spec import Button, Screen, clip
 from cogs.render.text import safe_name
@@ -568,7 +569,13 @@ class Lobby(commands.Cog):
             return
         await self.sessions.end(session, "ended")
         closed = f"Cancelled by {safe_name(interaction.user.display_name)}."
-        await components.answer_update(interaction, self.lobby(session, closed=closed))
+        try:
+            await components.answer_update(interaction, self.lobby(session, closed=closed))
+        except discord.HTTPException as error:
+            # The lobby is closed: its message is closed by the presenter instead.
+            log.info("game %s: answering Cancel failed: %s", session.id, error)
+            self._redraw_later(session, closed=closed)
+            return
         self.bot.presenter.answered_lobby(session.id)
 
     # -- the server changing under its games --------------------------------------------------
@@ -628,20 +635,30 @@ class Lobby(commands.Cog):
                 await reply(interaction, "That game has already ended.")
                 return
             who = safe_name(interaction.user.display_name)
+            text = f"Game #{row.id} was ended by {who}."
+            # Like every ended game's post: its players may start it again at once.
+            again = Screen(rows=[[Button("Play again", ids.again(row.id), "primary", emoji="🔁")]])
             kwargs: dict[str, Any] = {}
             if not was_lobby:
-                # Like every ended game's post: its players may start it again at once.
-                again = Button("Play again", ids.again(row.id), "primary", emoji="🔁")
-                kwargs["view"] = components.to_view(Screen(rows=[[again]]))
-            await interaction.response.send_message(
-                f"Game #{row.id} was ended by {who}.",
-                allowed_mentions=discord.AllowedMentions.none(),
-                **kwargs,
-            )
+                kwargs["view"] = components.to_view(again)
+            jobs: list[Job] = []
+            try:
+                await interaction.response.send_message(
+                    text, allowed_mentions=discord.AllowedMentions.none(), **kwargs
+                )
+            except discord.HTTPException as error:
+                # The game is ended all the same: its table and DMs must show it, and the
+                # channel is told by a post instead.
+                log.info("game %s: answering /endgame failed: %s", row.id, error)
+
+                async def notice(s: Session) -> None:
+                    await self.bot.presenter.post(s, text, screen=again)
+
+                jobs.append(notice)
         if was_lobby or session.game is None:
             self._redraw_later(session, closed=f"Cancelled by {who}.")
         else:
-            self.bot.presenter.update(session)
+            self.bot.presenter.update(session, jobs=jobs)
 
     @app_commands.command(name="games", description="The games open in this server.")
     @app_commands.guild_only()
