@@ -1,0 +1,41 @@
+"""/games lists the server's open games: a private channel's game stays private, as it does
+for /history and /replay."""
+
+from __future__ import annotations
+
+import discord
+
+from tests.discord.driver import message_text
+
+
+async def test_games_lists_no_game_from_a_channel_the_member_cannot_see(simcord_env) -> None:
+    """ann and bea play in #staff, which eve cannot read. /history and /replay hide that
+    channel's games from eve; before, /games showed her "#1 Haymaker in #staff —
+    2 players, in progress" with a link to its table."""
+    env = simcord_env
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    bea = guild.add_member(env.create_user("bea"))
+    eve = guild.add_member(env.create_user("eve"))
+    staff = guild.create_text_channel(
+        "staff",
+        overwrites={
+            guild.roles["@everyone"]: discord.PermissionOverwrite(view_channel=False),
+            ann: discord.PermissionOverwrite(view_channel=True),
+            bea: discord.PermissionOverwrite(view_channel=True),
+            guild.me: discord.PermissionOverwrite(view_channel=True),
+        },
+    )
+    await ann.slash(staff, "newgame haymaker", turn_timer=0)
+    await bea.click(staff.last_message, label="Join")
+    await ann.click(staff.last_message, label="Start")
+    row = await env.bot.store.open_game_in_channel(staff.id)
+    assert row is not None and row.status == "active"
+
+    seen_by_ann = await ann.slash(general, "games")
+    assert f"#{row.id} " in message_text(seen_by_ann.response)  # its players see it
+    seen_by_eve = await eve.slash(general, "games")
+    text = message_text(seen_by_eve.response)
+    assert seen_by_eve.ephemeral
+    assert f"#{row.id} " not in text and str(staff.id) not in text, text
