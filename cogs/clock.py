@@ -38,9 +38,22 @@ class SteadyClock:
         if self._last is not None:
             last_steady, last_mono = self._last
             elapsed = max(0.0, mono - last_mono)
-            steady = min(wall, last_steady + elapsed * (1 + SLEW) + JITTER)
+            paced = last_steady + elapsed * (1 + SLEW)
+            # The jitter only decides whether the wall clock is followed at once: added to
+            # the paced time, it would run the clock ahead by that much at every read.
+            steady = wall if wall <= paced + JITTER else paced
         self._last = (steady, mono)
         return steady
+
+    def shown(self, moment: float) -> float:
+        """A steady ``moment`` (a deadline) as a unix time for Discord's ``<t:…>``, which each
+        client counts against its own, true, clock. While a leap is being caught up the steady
+        clock lags the wall clock: the moment is then shown as the wall clock will read it
+        when it comes (a little early, never late, since the steady clock runs faster)."""
+        steady, wall = self(), self._wall()
+        if wall - steady <= JITTER:
+            return moment
+        return wall + (moment - steady) / (1 + SLEW)
 
 
 now = SteadyClock()

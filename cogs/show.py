@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs import ids
+from cogs.clock import now
 from cogs.render.screens import hand_screen, table_screen
 from cogs.render.spec import Screen
 from cogs.sessions import Session
@@ -37,6 +38,11 @@ def waiting(session: Session) -> list[str]:
     return [f"<@{p}>" if p in humans else names.get(p, p) for p in session.hosted.awaited(game)]
 
 
+def shown_at(deadline: float | None) -> float | None:
+    """A deadline as Discord's clients must be shown it (``SteadyClock.shown``)."""
+    return now.shown(deadline) if deadline is not None else None
+
+
 def table(session: Session) -> Screen:
     assert session.game is not None
     row = session.row
@@ -49,7 +55,7 @@ def table(session: Session) -> Screen:
         session.names,
         session.public_log,
         row.status,
-        deadline_shown(row.clocks),
+        shown_at(deadline_shown(row.clocks)),
         waiting=waiting(session),
         away=away,
     )

@@ -43,3 +43,31 @@ def test_a_step_backward_is_followed() -> None:
     clock()
     c.wall -= 30
     assert clock() == c.wall
+
+
+def test_reads_after_a_leap_do_not_run_the_clock_ahead() -> None:
+    """Before, each read added the jitter allowance again: 1,000 reads in one real second
+    after a leap ran the clock 51 s ahead, and turns timed out early on a busy bot."""
+    c = Clocks()
+    clock = SteadyClock(lambda: c.wall, lambda: c.mono)
+    start = clock()
+    c.wall += 3600
+    c.advance(1.0)
+    for _ in range(1000):
+        last = clock()
+    assert last <= start + 1.0 * 1.01 + 0.05 + 1e-6, last - start
+
+
+def test_a_deadline_is_shown_no_later_than_it_comes_on_the_wall_clock() -> None:
+    """After a leap the steady clock lags the wall clock that Discord's clients count
+    against: a deadline is shown as the wall clock will read it, never after it fires."""
+    c = Clocks()
+    clock = SteadyClock(lambda: c.wall, lambda: c.mono)
+    assert clock.shown(clock() + 30) == c.wall + 30  # no leap: shown as it is
+    c.wall += 3600
+    deadline = clock() + 30
+    shown = clock.shown(deadline)
+    assert c.wall + 29 < shown <= c.wall + 30
+    while clock() < deadline:  # it fires when the steady clock reaches it
+        c.advance(0.1)
+    assert shown <= c.wall < shown + 1
