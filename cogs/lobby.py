@@ -67,6 +67,31 @@ def option_annotation(option: Option) -> Any:
     return Optional[app_commands.Range[str, 0, 100]]  # noqa: UP045
 
 
+def cannot_post(interaction: discord.Interaction) -> str | None:
+    """Why the bot could not post a game's table here, or None. Commands and buttons work in
+    a channel the bot cannot see or write in (interactions need no channel permission), but
+    the table, the DMs' links and the reminders need the channel: say so before any game
+    starts, naming what is missing (Discord sends the bot's permissions with each click)."""
+    allowed = interaction.app_permissions
+    thread = isinstance(interaction.channel, discord.Thread)
+    needed = [
+        ("View Channel", allowed.view_channel),
+        (
+            "Send Messages in Threads" if thread else "Send Messages",
+            allowed.send_messages_in_threads if thread else allowed.send_messages,
+        ),
+        ("Embed Links", allowed.embed_links),
+    ]
+    missing = [f"**{name}**" for name, has in needed if not has]
+    if not missing:
+        return None
+    what = " and ".join(missing)
+    return (
+        f"I can't post a game's table in this channel: I'm missing the {what} permission "
+        f"here. A server manager can give it to me in the channel's settings."
+    )
+
+
 class Lobby(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
@@ -178,6 +203,9 @@ class Lobby(commands.Cog):
         """A new lobby in this channel, hosted by whoever clicked, posted as the answer
         (``invited`` members are pinged to join); "busy" if the channel has a game."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        if (missing := cannot_post(interaction)) is not None:
+            await reply(interaction, missing)
+            return
         user = interaction.user
         try:
             row = await self.bot.store.create_lobby(
@@ -495,6 +523,9 @@ class Lobby(commands.Cog):
                 "or add bots with **Add bot**.",
             )
             return
+        if (missing := cannot_post(interaction)) is not None:
+            await reply(interaction, f"{missing} Nothing was started.")
+            return
         if not await self.sessions.start(session, now()):
             await reply(interaction, "That lobby changed meanwhile; nothing was started.")
             return
@@ -526,7 +557,7 @@ class Lobby(commands.Cog):
             return
         try:
             await presenter.post_table(session)
-        except discord.Forbidden:
+        except discord.Forbidden as error:
             async with self.sessions.lock(session.id):
                 back = await self.bot.store.reopen_lobby(session.id)
                 if back:
@@ -535,10 +566,16 @@ class Lobby(commands.Cog):
                     if lobby_message is not None:
                         await self.bot.store.set_table_message(session.id, lobby_message, now())
             if back:
+                # 50001 Missing Access: the channel is hidden from the bot.
+                what = (
+                    "**View Channel**"
+                    if error.code == 50001
+                    else "**Send Messages** or **Embed Links**"
+                )
                 text = (
-                    "I couldn't post the game's table in this channel: I'm missing the "
-                    "**Send Messages** or **Embed Links** permission here. The game is back in "
-                    "its lobby; fix the channel's permissions and press **Start** again."
+                    f"I couldn't post the game's table in this channel: I'm missing the {what} "
+                    "permission here. The game is back in its lobby; fix the channel's "
+                    "permissions and press **Start** again."
                 )
                 await self._tell(session, interaction, lobby_message, text)
                 return

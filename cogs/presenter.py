@@ -131,11 +131,15 @@ class Presenter:
             if session.game is not None:
                 session = await self._current(session)
                 drawing, leased = await self._begin(session)
-            if leased is not None:
+            if leased is not None and session.row.table_message_id is not None:
                 # Taking the drawing brought in any change another process made, and giving
                 # it back marks this revision shown in full: draw every part (one that shows
-                # what it should already costs nothing), not only what was asked for.
+                # what it should already costs nothing), not only what was asked for. Not
+                # before the first table is posted (Start's job): no hand is dealt by DM for
+                # a game whose table may yet be refused, sending it back to its lobby; such
+                # a pass is not marked as showing the revision in full.
                 pending.table = pending.dms = True
+            in_full = pending.table and pending.dms
             ok = True
             if drawing and pending.table:
                 ok &= await self._guard(session, "table", self.refresh_table(session))
@@ -149,7 +153,7 @@ class Presenter:
             if drawing and session.row.nudge_message_id and session.row.status != "active":
                 # A game that ended keeps no turn reminder (nor its Stop reminding me).
                 ok &= await self._guard(session, "reminder", self._clear_reminder(session))
-            if leased is not None and (newest := await self._end(session, ok, leased)):
+            if leased is not None and (newest := await self._end(session, ok, leased, in_full)):
                 # Another process moved the game while we drew it: draw the newest too.
                 self._again(newest)
             elif drawing and ok and not self.bot.sessions.shared:
@@ -203,7 +207,9 @@ class Presenter:
             log_failure(f"game {session.id}: take drawing", error)
         return True, session.row.rev
 
-    async def _end(self, session: Session, ok: bool, drew: int) -> Session | None:
+    async def _end(
+        self, session: Session, ok: bool, drew: int, in_full: bool = True
+    ) -> Session | None:
         """Give the drawing back, the game shown as of revision ``drew`` (taken when the
         drawing began: a click may bring the cached game further meanwhile). If it moved
         since: the game as it is now, to be drawn again (other processes left it to us).
@@ -211,9 +217,8 @@ class Presenter:
         another process may have drawn the newer game meanwhile, and ours landed after it."""
         sessions = self.bot.sessions
         try:
-            rev = await self.bot.store.end_drawing(
-                session.id, sessions.process, drew if ok and drew >= 0 else None
-            )
+            shown = drew if ok and in_full and drew >= 0 else None
+            rev = await self.bot.store.end_drawing(session.id, sessions.process, shown)
             lost = rev is None
             if not lost and (rev == drew or not ok):
                 return None
