@@ -205,10 +205,7 @@ def main(argv: list[str] | None = None) -> None:
         except KeyboardInterrupt:
             pass
         return
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-    )
+    configure_logging(settings.log_level)
     try:
         asyncio.run(run(settings))
     except StoreUnavailable as error:
@@ -226,6 +223,14 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(2) from None
     except KeyboardInterrupt:
         pass
+
+
+def configure_logging(level: str) -> None:
+    """The bot's own log at ``level``; discord.py's never below INFO: at DEBUG it logs every
+    request body and gateway event, with each player's hand (DM edits) and secret choices
+    (button ids such as a War of Suits card), which no log line may hold."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    logging.getLogger("discord").setLevel(max(logging.getLevelName(level), logging.INFO))
 
 
 async def run(settings: Settings) -> None:
