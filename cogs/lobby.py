@@ -22,7 +22,7 @@ from cogs.clock import now
 from cogs.hosting import GAMES, Hosted
 from cogs.presenter import Job
 from cogs.render.screens import lobby_screen
-from cogs.render.spec import Button, Screen, clip
+from cogs.render.spec import Button, Screen, clip, whole_lines
 from cogs.render.text import safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
@@ -718,7 +718,8 @@ class Lobby(commands.Cog):
                 f"**#{row.id} {title}** in <#{row.channel_id}> — {len(seats)} players, "
                 f"{state} · [table]({link})"
             )
-        embed = discord.Embed(title="Open games", description=clip("\n".join(lines), 4000))
+        listed = whole_lines(lines, 4000, "more games", total=len(rows))
+        embed = discord.Embed(title="Open games", description=listed)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # -- housekeeping -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import engine
 from cogs import components, ids
 from cogs.hosting import GAMES
 from cogs.ratings import MIN_GAMES, shown
-from cogs.render.spec import Button, Embed, Row, Screen, clip
+from cogs.render.spec import Button, Embed, Row, Screen, clip, whole_lines
 from cogs.render.text import safe_name
 from cogs.replies import in_guild, reply
 from cogs.show import table_link
@@ -230,7 +230,9 @@ class Stats(commands.Cog):
                 f"**#{row.id} {GAMES[row.kind].title}** — {result} · {len(seats)} players "
                 f"· {when} · [table]({table_link(row)}) · `/replay game:{row.id}`"
             )
-        embed = Embed(title="📜 Last games here", description=clip("\n".join(lines), 4000))
+        embed = Embed(
+            title="📜 Last games here", description=whole_lines(lines, 4000, "older games")
+        )
         await interaction.response.send_message(embed=components.to_embed(embed), ephemeral=True)
 
     # -- /privacy ----------------------------------------------------------------------------

@@ -80,6 +80,28 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def whole_lines(lines: list[str], limit: int, what: str = "more", total: int = 0) -> str:
+    """As many whole lines as fit in ``limit`` characters, then "…and N more." for the rest
+    (of ``total`` entries, if more than the lines given): never a line (a link) cut in the
+    middle, never entries dropped without a word."""
+    total = max(total, len(lines))
+    kept: list[str] = []
+    size = -1  # no line break before the first line
+    for i, line in enumerate(lines):
+        # Room for this line and, unless it is the last, for the note that may follow it.
+        after = total - i - 1
+        reserve = len(f"\n…and {after} {what}.") if after else 0
+        if size + 1 + len(line) + reserve > limit:
+            kept.append(f"…and {total - i} {what}.")
+            break
+        kept.append(line)
+        size += 1 + len(line)
+    else:
+        if total > len(lines):
+            kept.append(f"…and {total - len(lines)} {what}.")
+    return clip("\n".join(kept), limit)
+
+
 def button_rows(buttons: list[Button], max_rows: int = MAX_ROWS) -> list[Row]:
     """Pack buttons five to a row."""
     rows: list[Row] = []

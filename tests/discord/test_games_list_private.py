@@ -39,3 +39,19 @@ async def test_games_lists_no_game_from_a_channel_the_member_cannot_see(simcord_
     text = message_text(seen_by_eve.response)
     assert seen_by_eve.ephemeral
     assert f"#{row.id} " not in text and str(staff.id) not in text, text
+
+
+async def test_a_long_list_of_open_games_says_how_many_more_there_are(simcord_env) -> None:
+    """Before, /games listed the first 50 open games (then cut the text at 4,000 characters,
+    mid-link) and said nothing of the others."""
+    env = simcord_env
+    guild = env.create_guild()
+    ann = guild.add_member(env.create_user("ann"))
+    for i in range(55):
+        opened = await ann.slash(guild.create_text_channel(f"t{i}"), "newgame uno", turn_timer=0)
+        assert not opened.ephemeral
+    listed = await ann.slash(guild.create_text_channel("general"), "games")
+    text = message_text(listed.response)
+    shown = text.count("waiting in the lobby")
+    assert 0 < shown < 55
+    assert f"…and {55 - shown} more games." in text, text[-200:]
