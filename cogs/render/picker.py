@@ -101,19 +101,35 @@ def rows(
     return result
 
 
+MAX_PICK_SELECTS = 4  # a pick step's selects; the fifth row keeps the Back button
+
+
 def pick_rows(
     game_id: int, version: int, action: Action, renderer: Renderer, names: Mapping[str, str]
 ) -> list[Row]:
     """Multi-selects for a Pick action (a Haymaker block, several cards at once): one over
-    every option, or one per group when the game groups them (a haymaker is of one suit)."""
+    every option, or one per group when the game groups them (a haymaker is of one suit; a
+    big UNO discard, made in parts, by colour). Each select is a submission of its own.
+
+    A group longer than a select can hold is cut into selects of ``MAX_SELECT_OPTIONS``
+    (a game whose choices may exceed it groups them itself, so that each part is a valid
+    choice: see ``Renderer.pick_groups``)."""
     assert action.pick is not None
     pick = action.pick
     groups = renderer.pick_groups(action.id, pick.options) or [
         (renderer.action_label(action.id, action.label, names), pick.options)
     ]
+    split: list[tuple[str, list[str]]] = []
+    for label, options in groups:
+        if len(options) <= MAX_SELECT_OPTIONS:
+            split.append((label, options))
+            continue
+        for i in range(0, len(options), MAX_SELECT_OPTIONS):
+            part = options[i : i + MAX_SELECT_OPTIONS]
+            split.append((f"{label} ({i + 1}-{i + len(part)})", part))
+    groups = split[:MAX_PICK_SELECTS]
     rows: list[Row] = []
-    for n, (label, options) in enumerate(groups[:4]):
-        opts = options[:MAX_SELECT_OPTIONS]
+    for n, (label, opts) in enumerate(groups):
         hi = min(pick.max, len(opts))
         custom_id = ids.pick(game_id, version, action.id, n if len(groups) > 1 else None)
         rows.append(

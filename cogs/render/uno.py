@@ -7,6 +7,8 @@ from typing import Any
 
 from cogs.render import faces
 from cogs.render.kinds import Renderer
+from cogs.render.picker import MAX_PICK_SELECTS
+from cogs.render.spec import MAX_CONTENT, MAX_SELECT_OPTIONS
 from cogs.render.text import humanize, plural
 
 COLOURS = {"R": ("🟥", "Red"), "Y": ("🟨", "Yellow"), "G": ("🟩", "Green"), "B": ("🟦", "Blue")}
@@ -77,6 +79,43 @@ class UnoRenderer(Renderer):
         # Pick options name the k-th copy of a card "R5_2".
         return card_name(segment.split("_", 1)[0])
 
+    def pick_groups(self, action_id: str, options: list[str]) -> list[tuple[str, list[str]]]:
+        # A discard (custom rules 5 and 6) from a hand too big for one select: the engine
+        # then takes it in parts (``engine.games.uno.DISCARD_AT_ONCE``), so each select is a
+        # choice of its own: the colours of the sorted hand, packed while they fit in one.
+        if action_id != "discard" or len(options) <= MAX_SELECT_OPTIONS:
+            return []
+        blocks: list[tuple[str, list[str]]] = []
+        for token in options:
+            key = _colour_key(token.split("_", 1)[0])
+            if blocks and blocks[-1][0] == key:
+                blocks[-1][1].append(token)
+            else:
+                blocks.append((key, [token]))
+        packed: list[tuple[list[str], list[str]]] = []  # (colour keys, tokens)
+        for key, tokens in blocks:
+            if packed and len(packed[-1][1]) + len(tokens) <= MAX_SELECT_OPTIONS:
+                packed[-1][0].append(key)
+                packed[-1][1].extend(tokens)
+            else:
+                packed.append(([key], list(tokens)))
+        if len(packed) > MAX_PICK_SELECTS or any(len(t) > MAX_SELECT_OPTIONS for _, t in packed):
+            # Never with UNO's decks (25 cards of a colour, 12 wilds) unless a hand holds
+            # most of the deck: plain runs of the sorted hand, as many as fit.
+            step = MAX_SELECT_OPTIONS
+            runs = [options[i : i + step] for i in range(0, len(options), step)]
+            return [
+                (f"Cards {i * step + 1}-{i * step + len(run)}: discard some", run)
+                for i, run in enumerate(runs)
+            ]
+        return [
+            (
+                f"{', '.join(_colour_title(k) for k in keys)}: discard some ({len(tokens)} cards)",
+                tokens,
+            )
+            for keys, tokens in packed
+        ]
+
     def round_of(self, view: dict[str, Any]) -> int | None:
         return int(view.get("round") or 0)
 
@@ -94,26 +133,34 @@ class UnoRenderer(Renderer):
             if last.get("deadlock")
             else ("went out")
         )
-        lines = [f"🏁 **Round {last['round']}**: {who} {how}."]
+        head = f"🏁 **Round {last['round']}**: {who} {how}."
         hands = last.get("hands", {})
+        full: list[str] = []
+        short: list[str] = []
         for p in view["players"]:
             if p == winner:
                 continue
-            cards = ", ".join(card_name(c) for c in hands.get(p, [])) or "no cards"
-            lines.append(f"• {names.get(p, p)}: {cards} — {last['points'].get(p, 0)} points")
-        scores = view.get("scores", {})
-        ranked = sorted(view["players"], key=lambda p: -scores.get(p, 0))
-        if view.get("scoring") == "lowest":
-            ranked.reverse()
-        if view.get("finished"):
-            return "\n".join(lines)  # the end post follows, with the final scores
-        lines.append(
-            "Scores: "
-            + " · ".join(f"{names.get(p, p)} {scores.get(p, 0)}" for p in ranked)
-            + f" ({goal(view)})"
-        )
-        lines.append(f"Round {view.get('round')} starts now.")
-        return "\n".join(lines)
+            held = hands.get(p, [])
+            cards = ", ".join(card_name(c) for c in held) or "no cards"
+            points = f"{last['points'].get(p, 0)} points"
+            full.append(f"• {names.get(p, p)}: {cards} — {points}")
+            short.append(f"• {names.get(p, p)}: {plural(len(held), 'card')} — {points}")
+        tail: list[str] = []
+        if not view.get("finished"):  # else the end post follows, with the final scores
+            scores = view.get("scores", {})
+            ranked = sorted(view["players"], key=lambda p: -scores.get(p, 0))
+            if view.get("scoring") == "lowest":
+                ranked.reverse()
+            tail.append(
+                "Scores: "
+                + " · ".join(f"{names.get(p, p)} {scores.get(p, 0)}" for p in ranked)
+                + f" ({goal(view)})"
+            )
+            tail.append(f"Round {view.get('round')} starts now.")
+        # One message holds MAX_CONTENT characters: the hands give way to the scores.
+        budget = MAX_CONTENT - len("\n".join([head, *tail])) - 1
+        hand_lines = fit_lines(full, short, budget)
+        return "\n".join([head, *hand_lines, *tail])[:MAX_CONTENT]
 
     def group_label(self, prefix: str, names: Mapping[str, str]) -> str:
         label = super().group_label(prefix, names)
@@ -257,6 +304,39 @@ class UnoRenderer(Renderer):
                 f" · {scores.get(p, 0)} pts{bell}"
             )
         return "\n".join(lines)
+
+
+def fit_lines(full: list[str], short: list[str], budget: int) -> list[str]:
+    """Lines joined by newlines within ``budget`` characters (each preceded by a newline):
+    the longest full lines give way to their short forms until they fit, then lines drop
+    from the end for a last line saying how many are left out."""
+    lines = list(full)
+
+    def size(rows: list[str]) -> int:
+        return sum(len(r) + 1 for r in rows)
+
+    longest = sorted(range(len(lines)), key=lambda i: len(full[i]) - len(short[i]), reverse=True)
+    for i in longest:
+        if size(lines) <= budget:
+            return lines
+        lines[i] = short[i]
+    if size(lines) <= budget:
+        return lines
+    while lines:
+        lines = lines[:-1]
+        note = f"• … and {plural(len(full) - len(lines), 'more hand')}"
+        if size([*lines, note]) <= budget:
+            return [*lines, note]
+    return []
+
+
+def _colour_key(code: str) -> str:
+    """A card's colour in the hand's order (``W`` for the wilds)."""
+    return code[0] if code[0] in COLOURS and not code.startswith("W") else "W"
+
+
+def _colour_title(key: str) -> str:
+    return colour_name(key) if key in COLOURS else "🌈 Wild"
 
 
 def uno_awaited(game: Any) -> list[str]:

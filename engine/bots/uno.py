@@ -351,9 +351,10 @@ def guilt_chance(t: Table, view: dict[str, Any]) -> float:
 
 
 def discard_choice(t: Table, action: Action) -> str:
-    """The cards to discard for a custom rule: the least useful first (Wilds kept last)."""
+    """The cards to discard for a custom rule: the least useful first (Wilds kept last).
+    All that is owed at once, also when a big hand may discard in parts."""
     assert action.pick is not None
-    k = action.pick.min
+    k = action.pick.max
     counts = color_counts(t.hand)
 
     def keep(token: str) -> tuple[int, int, int]:

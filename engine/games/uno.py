@@ -19,7 +19,8 @@ Action ids
     ``play:`` id while holding two cards, calling UNO in the same move: no catch window
     opens), ``color:<colour>`` (colour for a first discard that is a wild), ``discard`` (a
     Pick: custom rules 5 and 6; the options are card codes, the k-th copy of a card
-    suffixed ``_k``, e.g. ``R5``, ``R5_2``).
+    suffixed ``_k``, e.g. ``R5``, ``R5_2``; exactly the count owed, or, from a hand of more
+    than ``DISCARD_AT_ONCE`` cards, one card or more at a time until the count is met).
 
 Public view keys (``view(None)``; a player's view adds ``hand`` and, while they hold a
 playable card just drawn, ``drawn``)
@@ -34,7 +35,7 @@ playable card just drawn, ``drawn``)
     ({``WCk``: rule text}),
     ``face_up`` ({player: hand} while custom rule 7 holds, else {}), ``face_up_until``,
     ``draw_three`` (the player custom rule 3 is waiting for), ``discarding`` ({player: how
-    many cards to discard}), ``dealer_draw`` (list of {player: card} per draw for the first
+    many cards they still owe}), ``dealer_draw`` (list of {player: card} per draw for the first
     dealer), ``last_round`` ({round, winner, points: {player: hand points}, hands: {player:
     cards left, as counted}, deadlock}),
     plus the base keys (``scores`` etc.). What a good player remembers, for bots and
@@ -99,6 +100,15 @@ def _called(play: Action) -> Action:
         )
     return act
 
+
+# The most cards a discard (custom rules 5 and 6) is chosen from in one go. A bigger hand
+# discards in parts: each part is a move of one card or more, and the player stays in the
+# discard phase (``discarding`` counts what is still owed) until the count is met. Why a number
+# in the rules: whether a move may be partial is a question of legality, which only the engine
+# may answer (replays, bots and timeouts all go through it), and people choose from lists of
+# limited length (Discord's select menus hold 25 options, hence 25). Hands of this size or
+# fewer keep the one-choice discard of exactly the count.
+DISCARD_AT_ONCE = 25
 
 HOUSE_RULES = ("stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play")
 _ACCEPT: dict[int, Action] = {}
@@ -393,8 +403,7 @@ class Uno(Game):
             # catch only catches a player who really forgot (as for a next-to-last card).
             out += [_called(a) for a in out if self._leaves_one(s, a.id)]
         if phase == "discard" and s in self.discarders:
-            k = self.discarders[s]
-            out.append(Action("discard", f"Discard {k} card(s)", Pick(self._tokens(s), k, k)))
+            out.append(self._discard_action(s))
         if self.uno >= 0:
             out.append(UNO if s == self.uno else self._catch_action(self.uno))
         return out
@@ -456,6 +465,16 @@ class Uno(Game):
                     self._tparse[aid] = (card, "", t)
             self._tacts[key] = acts
         return acts
+
+    def _discard_action(self, s: int) -> Action:
+        """Custom rules 5 and 6: choose the cards to discard. A hand of more than
+        ``DISCARD_AT_ONCE`` cards may discard in parts (one card or more each time, never
+        more than are still owed); a smaller hand discards them all in one choice."""
+        k = self.discarders[s]
+        tokens = self._tokens(s)
+        if len(tokens) <= DISCARD_AT_ONCE:
+            return Action("discard", f"Discard {k} card(s)", Pick(tokens, k, k))
+        return Action("discard", f"Discard {k} card(s), some at a time", Pick(tokens, 1, k))
 
     def _tokens(self, s: int) -> list[str]:
         """Pick options for a discard: card codes, the k-th copy suffixed ``_k``."""
@@ -776,6 +795,13 @@ class Uno(Game):
         if self.known:
             self._forget(s, cards)
         self.discard[-1:-1] = cards
+        left = self.discarders[s] - len(cards)
+        if left > 0:  # a part of a big discard (``DISCARD_AT_ONCE``): still in the phase
+            self.discarders[s] = left
+            ev.append(
+                Event(f"{self.players[s]} discards {labels(cards)} ({left} more to discard).")
+            )
+            return
         del self.discarders[s]
         ev.append(Event(f"{self.players[s]} discards {labels(cards)}."))
         if not self.discarders:
