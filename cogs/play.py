@@ -196,7 +196,9 @@ class Play(commands.Cog):
                 await components.answer_update(interaction, show.table(session))
                 self.presenter.answered_table(session)
             elif private:
-                screen = show.hand(session, user_id, notice=notice, dm=origin == "dm")
+                # A choice made in parts (a big UNO discard) stays on its menus until done.
+                step = pick_again(session, player, target)
+                screen = show.hand(session, user_id, step, notice=notice, dm=origin == "dm")
                 await components.answer_update(interaction, screen)
                 if origin == "dm":
                     self.presenter.answered_dm(session, user_id)
@@ -277,6 +279,17 @@ class Play(commands.Cog):
 
 
 GENERIC = ("It is not your turn.", "That move is not available right now.")
+
+
+def pick_again(session: Session, player: str, target: str) -> str:
+    """Where a private answer opens after a move: the same Pick when that choice is still
+    open to the player (a part of it was made), else the top of their moves."""
+    game = session.game
+    if game is None or ":" not in target:
+        return ids.ROOT
+    action_id = target.split(":", 1)[0]
+    again = any(a.id == action_id and a.pick for a in game.legal_actions(player))
+    return action_id if again else ids.ROOT
 
 
 def refusal(session: Session, player: str, action_id: str, engine_says: str) -> str:

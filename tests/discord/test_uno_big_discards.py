@@ -92,3 +92,24 @@ async def test_forty_cards_discard_down_to_seven_through_the_picker(simcord_env)
     assert view["phase"] == "play" and view["current"] == bea
     # The last select (the wilds) went first: cards past the 25th can be discarded.
     assert not any(c.startswith("W") for c in (await table.game()).view(bea)["hand"])
+
+
+async def test_after_a_part_the_dm_stays_on_the_discard_menus(simcord_env) -> None:
+    """A part of a big discard made from the DM: its answer shows the menus of what is still
+    owed (before, the DM went back to the top, and the player pressed Discard again)."""
+    table = await Table.start(simcord_env, "uno", 2, seed=1, custom_wilds=1, custom_rules="5")
+    _ann, bea = table.members
+    await set_uno(table, _hands([3, 40], 5), "WC5", c="G", cur=1, ph="discard", ds=[[1, 33]], rs=1)
+    game = await table.game()
+    action = next(a for a in game.legal_actions(bea) if a.id == "discard")
+    assert action.pick is not None
+    first = renderer_for("uno").pick_groups("discard", action.pick.options)[0][1]
+    await table.act(bea, f"discard:{'.'.join(first[:5])}", via="dm")
+    assert (await table.game()).view()["discarding"] == {bea: 28}
+    dm = table.dm_message(bea)
+    assert dm is not None
+    selects = [c for c in controls(dm) if c.kind == "select"]
+    assert selects and all(":discard" in c.custom_id for c in selects), controls(dm)
+    offered = sorted(v for c in selects for v in c.values)
+    assert offered == sorted((await table.game()).legal_actions(bea)[0].pick.options)  # type: ignore[union-attr]
+    assert len(offered) == 35  # the cards left
