@@ -356,10 +356,15 @@ class Sessions:
         # A phase's own clock moving for a player (the talk's Ready) neither strikes them
         # nor counts as their own move, which would clear their strikes.
         changes = [] if by_clock else self._seat_changes(session, user_id, timed_out)
-        events = [*extra, *events]
-        for change in changes:
-            if change.away == "timeout":
-                events.append(Event(f"{player} ran out of time three times: a bot plays for them."))
+        # The bot's own lines with this move (a timeout, the seat taken over): stored with
+        # the move, for /replay.
+        noted_before = [e.public for e in extra if e.public]
+        noted_after = [
+            f"{player} ran out of time three times: a bot plays for them."
+            for change in changes
+            if change.away == "timeout"
+        ]
+        events = [*extra, *events, *(Event(text) for text in noted_after)]
         renderer = session.hosted.renderer
         new_round = renderer.round_of(game.view(None)) != renderer.round_of(session.view(None))
         before, logged = session.row.log, events
@@ -393,6 +398,7 @@ class Sessions:
                 result=result,
                 seat_changes=changes,
                 expected_rev=self._rev(session),
+                notes={k: v for k, v in (("before", noted_before), ("after", noted_after)) if v},
             )
         except BaseException:
             self.forget(session.id)

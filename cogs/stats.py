@@ -289,22 +289,33 @@ class Stats(commands.Cog):
             return None, "Only finished games can be replayed (no peeking at a running one)."
         seats = await self.bot.store.seats(game_id)
         moves = await self.bot.store.moves(game_id)
-        return replay_screen(row, seats, moves, step), None
+        notes = await self.bot.store.move_notes(game_id)
+        return replay_screen(row, seats, moves, step, notes), None
 
 
 def replay_screen(
-    row: GameRow, seats: list, moves: list[tuple[int, int, str]], step: int
+    row: GameRow,
+    seats: list,
+    moves: list[tuple[int, int, str]],
+    step: int,
+    notes: dict[int, dict[str, list[str]]] | None = None,
 ) -> Screen:
     """The table as everyone saw it after ``step`` moves, rebuilt by replaying the move log:
-    the public view and the public lines of that move, nothing private."""
+    the public view and the public lines of that move (with the bot's own, such as a
+    timeout, stored with it), nothing private."""
     hosted = GAMES[row.kind]
     names = {str(s.user_id): safe_name(s.name) for s in seats}
     players = [str(s.user_id) for s in seats]
     game = engine.new_game(row.kind, players, row.seed, row.options)
     step = max(0, min(step, len(moves)))
     said: list[str] = [f"The game begins with {len(players)} players."]
-    for _, user, action in moves[:step]:
-        said = [e.public for e in game.apply(str(user), action) if e.public]
+    for seq, user, action in moves[:step]:
+        added = (notes or {}).get(seq, {})
+        said = [
+            *added.get("before", []),
+            *(e.public for e in game.apply(str(user), action) if e.public),
+            *added.get("after", []),
+        ]
     embed = hosted.renderer.table_embed(game.view(None), names, said, row.id)
     embed.title = f"🎞️ Replay of game #{row.id} — {hosted.title}"
     embed.footer = f"Move {step} of {len(moves)}"

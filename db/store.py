@@ -10,8 +10,9 @@ apply and nothing scans finished games.
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -465,6 +466,7 @@ class Store:
         result: Result | None = None,
         seat_changes: Sequence[SeatChange] = (),
         expected_rev: int | None = None,
+        notes: Mapping[str, Sequence[str]] | None = None,
     ) -> int:
         """Append the move and store the new state in ONE transaction; return the new version.
 
@@ -502,13 +504,14 @@ class Store:
             if changed is None:
                 raise StaleVersion
             yield run(
-                "INSERT INTO moves (game_id, seq, user_id, action, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO moves (game_id, seq, user_id, action, created_at, notes)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
                 game_id,
                 new_version,
                 user_id,
                 action,
                 now,
+                json.dumps(dict(notes)) if notes else None,
             )
             for change in seat_changes:
                 yield run(
@@ -772,6 +775,17 @@ class Store:
             many("SELECT seq, user_id, action FROM moves WHERE game_id = ? ORDER BY seq", game_id)
         )
         return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+    async def move_notes(self, game_id: int) -> dict[int, dict[str, list[str]]]:
+        """{seq: the lines the bot added to the table with that move, "before" and "after"
+        the game's own} (a timeout, a seat taken over)."""
+        rows = await self._read(
+            many(
+                "SELECT seq, notes FROM moves WHERE game_id = ? AND notes IS NOT NULL",
+                game_id,
+            )
+        )
+        return {int(r[0]): json.loads(r[1]) for r in rows}
 
     # -- seats -----------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:

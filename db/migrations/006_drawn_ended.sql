@@ -4,5 +4,5 @@
 -- or DMs) and only recent ends are looked at (``Store.undrawn``). The games that ended
 -- before this migration count as shown.
 UPDATE games SET drawn = rev WHERE status IN ('finished', 'cancelled') AND drawn < rev;
-CREATE INDEX IF NOT EXISTS games_undrawn_ended ON games (updated_at)
+CREATE INDEX games_undrawn_ended ON games (updated_at)
     WHERE status IN ('finished', 'cancelled') AND drawn < rev AND state IS NOT NULL;

@@ -45,6 +45,18 @@ async def test_reopening_does_not_reapply_migrations(database: str) -> None:
     assert loaded is not None and loaded.options == {"target": 300} and loaded.seed == 7
 
 
+async def undo_migrations_after(store: Store, version: int) -> None:
+    """The schema back as it was at ``version`` (what the later migrations added, removed)."""
+    undo = {
+        6: "DROP INDEX games_undrawn_ended",
+        7: "ALTER TABLE moves DROP COLUMN notes",
+    }
+    for number in sorted(undo, reverse=True):
+        if number > version:
+            await store.backend.write(single(run(undo[number])))
+    await store.backend.write(single(run(f"PRAGMA user_version = {version}")))
+
+
 async def test_running_games_count_as_shown_after_the_upgrade(tmp_path) -> None:
     """Before migration 5, nothing stored what a lone bot had shown: its first start after
     the upgrade redraws none of the running games, but from then on any change it stores
@@ -54,7 +66,7 @@ async def test_running_games_count_as_shown_after_the_upgrade(tmp_path) -> None:
     game = await store.create_lobby(1, 10, "uno", 100, "Ann", {}, seed=1)
     await store.start_game(game.id, {"n": 0}, {})
     await store.backend.write(single(run("UPDATE games SET drawn = 0")))
-    await store.backend.write(single(run("PRAGMA user_version = 4")))
+    await undo_migrations_after(store, 4)
     await store.close()
 
     store = await Store.open(path)
@@ -78,7 +90,7 @@ async def test_games_ended_before_the_upgrade_count_as_shown(tmp_path) -> None:
     await store.start_game(ended.id, {"n": 0}, {})
     await store.end_game(ended.id, "ended")
     await store.backend.write(single(run("UPDATE games SET drawn = 0")))
-    await store.backend.write(single(run("PRAGMA user_version = 5")))
+    await undo_migrations_after(store, 5)
     await store.close()
 
     store = await Store.open(path)
@@ -251,3 +263,15 @@ async def test_a_lobby_is_seated_only_while_it_is_a_lobby(store: Store) -> None:
     row = await store.get_game(game.id)
     assert row is not None and row.status == "lobby" and row.state is None
     assert await store.add_seat(game.id, 300, "Late")
+
+
+async def test_a_moves_notes_are_stored_with_it(store: Store) -> None:
+    """The lines the bot adds to the table with a move (a timeout) go with the move: /replay
+    shows them. A move without any stores none."""
+    game = await store.create_lobby(1, 13, "uno", 100, "Ann", {}, seed=1)
+    await store.start_game(game.id, {"n": 0}, {})
+    await store.record_move(game.id, 0, 100, "draw", {"n": 1}, {})
+    timed_out = {"before": ["⏰ 100 ran out of time (strike 3 of 3)."], "after": ["a bot plays"]}
+    await store.record_move(game.id, 1, 100, "pass", {"n": 2}, {}, notes=timed_out)
+    assert await store.move_notes(game.id) == {2: timed_out}
+    assert [m[2] for m in await store.moves(game.id)] == ["draw", "pass"]
