@@ -27,7 +27,7 @@ from cogs.render.text import safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from cogs.show import table_link
-from cogs.stats import may_see
+from cogs.visibility import visible
 from db import ChannelBusy
 from engine import Option
 from engine.bots import LEVELS
@@ -704,7 +704,7 @@ class Lobby(commands.Cog):
     async def games(self, interaction: discord.Interaction) -> None:
         rows = await self.bot.store.open_games_in_guild(interaction.guild_id or 0)
         # A private channel's games stay private, as in /history and /replay.
-        rows = [row for row in rows if may_see(interaction, row.channel_id)]
+        rows = await visible(interaction, rows)
         if not rows:
             await reply(interaction, "No games are open in this server. Start one with `/newgame`!")
             return

@@ -16,6 +16,7 @@ from cogs.render.spec import Button, Embed, Row, Screen, clip, whole_lines
 from cogs.render.text import safe_name
 from cogs.replies import in_guild, reply
 from cogs.show import table_link
+from cogs.visibility import may_see, visible
 from db import GameRow
 from db.rows import StatRow
 
@@ -46,19 +47,6 @@ def streak_text(streak: int) -> str:
 
 HISTORY_SHOWN = 10  # games /history lists
 HISTORY_LOOK = 50  # the newest games looked at for them (some may be in hidden channels)
-
-
-def may_see(interaction: discord.Interaction, channel_id: int) -> bool:
-    """The member may read the channel a game was played in (its table, its messages). A
-    channel or thread this process does not know (deleted, an archived thread) counts as
-    not: what was private stays private."""
-    guild = interaction.guild
-    member = interaction.user
-    channel = guild.get_channel_or_thread(channel_id) if guild is not None else None
-    if channel is None or not isinstance(member, discord.Member):
-        return False
-    allowed = channel.permissions_for(member)
-    return allowed.view_channel and allowed.read_message_history
 
 
 class Stats(commands.Cog):
@@ -204,7 +192,7 @@ class Stats(commands.Cog):
         assert interaction.guild_id is not None
         # Only games whose table this member could see (a private channel's stay private).
         found = await self.bot.store.history(interaction.guild_id, limit=HISTORY_LOOK)
-        rows = [r for r in found if may_see(interaction, r.channel_id)][:HISTORY_SHOWN]
+        rows = await visible(interaction, found, limit=HISTORY_SHOWN)
         if not rows:
             await reply(interaction, "No game has finished on this server yet.")
             return
@@ -278,7 +266,7 @@ class Stats(commands.Cog):
         if (
             row is None
             or row.guild_id != interaction.guild_id
-            or not may_see(interaction, row.channel_id)
+            or not await may_see(interaction, row.channel_id)
         ):
             # The same words for a game in a channel the member cannot see: not even whether
             # there was one.

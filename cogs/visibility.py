@@ -1,0 +1,134 @@
+"""Who may learn about a game: /history, /replay and /games tell a member about a game only
+when the member may read the channel or thread it was played in (its table, its messages).
+
+Threads need more than discord.py's cache and ``Thread.permissions_for``:
+
+- a private thread is shown by Discord only to its members and to those with Manage Threads
+  in its parent, while ``Thread.permissions_for`` resolves the parent's permissions alone;
+- an archived thread (Discord archives every thread after its auto-archive time without a
+  message) is dropped from discord.py's cache, yet stays readable: it is fetched by REST.
+
+A channel Discord no longer has (deleted, or the bot may not see it) counts as invisible:
+what was private stays private.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Protocol, TypeVar
+
+import discord
+
+log = logging.getLogger(__name__)
+
+LOOKUPS = 10  # REST calls one command may spend on channels and thread members it must ask for
+
+Place = discord.abc.GuildChannel | discord.Thread
+
+
+class InChannel(Protocol):
+    @property
+    def channel_id(self) -> int: ...
+
+
+Row = TypeVar("Row", bound=InChannel)
+
+
+class Sight:
+    """What the member running one command may see. Each channel is decided once (ten games
+    in one archived thread: one fetch), and at most ``lookups`` REST calls are spent, so the
+    command still answers within Discord's 3 s; a channel left undecided counts as invisible.
+    Made per command and dropped with it: nothing here outlives the command."""
+
+    def __init__(self, interaction: discord.Interaction, lookups: int = LOOKUPS) -> None:
+        self.interaction = interaction
+        self.lookups = lookups
+        self.decided: dict[int, bool] = {}
+
+    async def may_see(self, channel_id: int) -> bool:
+        if channel_id not in self.decided:
+            self.decided[channel_id] = await self._decide(channel_id)
+        return self.decided[channel_id]
+
+    def _spend(self) -> bool:
+        if self.lookups <= 0:
+            return False
+        self.lookups -= 1
+        return True
+
+    async def _decide(self, channel_id: int) -> bool:
+        guild = self.interaction.guild
+        member = self.interaction.user
+        if guild is None or not isinstance(member, discord.Member):
+            return False
+        channel: Place | None = guild.get_channel_or_thread(channel_id)
+        if channel is None:  # deleted, or a thread archived since discord.py cached it
+            channel = await self._fetch(channel_id)
+        if channel is None or channel.guild.id != guild.id:
+            return False
+        if isinstance(channel, discord.Thread):
+            return await self._may_read_thread(channel, member)
+        allowed = channel.permissions_for(member)
+        return allowed.view_channel and allowed.read_message_history
+
+    async def _fetch(self, channel_id: int) -> Place | None:
+        if not self._spend():
+            log.debug("channel %s: no lookups left in this command", channel_id)
+            return None
+        try:
+            found = await self.interaction.client.fetch_channel(channel_id)
+        except (discord.NotFound, discord.Forbidden):
+            return None  # deleted, or hidden from the bot itself
+        except (discord.HTTPException, discord.InvalidData) as error:
+            log.info("channel %s: fetching it failed: %s", channel_id, error)
+            return None
+        return found if isinstance(found, Place) else None
+
+    async def _may_read_thread(self, thread: discord.Thread, member: discord.Member) -> bool:
+        # A thread has no permissions of its own: those of its parent, archived or not.
+        parent = thread.parent
+        if parent is None:
+            return False
+        allowed = parent.permissions_for(member)
+        if not (allowed.view_channel and allowed.read_message_history):
+            return False
+        if not thread.is_private() or allowed.manage_threads:
+            return True
+        return await self._in_thread(thread, member.id)
+
+    async def _in_thread(self, thread: discord.Thread, user_id: int) -> bool:
+        # discord.py fills ``members`` only with the members intent: a hit is enough, a miss
+        # proves nothing and Discord is asked.
+        if any(m.id == user_id for m in thread.members):
+            return True
+        if not self._spend():
+            log.debug("thread %s: no lookups left in this command", thread.id)
+            return False
+        try:
+            await thread.fetch_member(user_id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException as error:
+            log.info("thread %s: asking for member %s failed: %s", thread.id, user_id, error)
+            return False
+        return True
+
+
+async def may_see(interaction: discord.Interaction, channel_id: int) -> bool:
+    """The member running ``interaction`` may read channel (or thread) ``channel_id``."""
+    return await Sight(interaction).may_see(channel_id)
+
+
+async def visible(
+    interaction: discord.Interaction, rows: Iterable[Row], limit: int | None = None
+) -> list[Row]:
+    """The rows (games) whose channel the member may read, in order, at most ``limit``."""
+    sight = Sight(interaction)
+    kept: list[Row] = []
+    for row in rows:
+        if limit is not None and len(kept) >= limit:
+            break
+        if await sight.may_see(row.channel_id):
+            kept.append(row)
+    return kept
