@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs import ids
 from cogs.clock import now
-from cogs.presenter import ENDED_UNSHOWN_WITHIN
+from cogs.presenter import ENDED_UNSHOWN_WITHIN, THREAD_ARCHIVED
 from cogs.ratings import shown
 from cogs.render.spec import Button, Screen
 from cogs.replies import log_failure
@@ -67,6 +67,14 @@ def end_post(session: Session) -> str | None:
     return text
 
 
+def never_posted(error: discord.HTTPException) -> bool:
+    """Discord refuses the post for good: the channel is gone or closed to the bot, or it
+    is a thread its moderators locked."""
+    return isinstance(error, discord.Forbidden | discord.NotFound) or (
+        error.code == THREAD_ARCHIVED
+    )
+
+
 class Endings(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
@@ -77,6 +85,9 @@ class Endings(commands.Cog):
         # Finished games this process has drawn once while catching up: later passes only
         # try the post again, without redrawing the table and every DM each time.
         self._caught_up: set[int] = set()
+        # Games Discord keeps refusing to show (a channel closed to the bot): game -> (looks
+        # so far, the time of the next look), further and further apart.
+        self._looks: dict[int, tuple[int, float]] = {}
 
     async def cog_load(self) -> None:
         # REST works as soon as we are logged in: no need to wait for the gateway.
@@ -138,16 +149,26 @@ class Endings(commands.Cog):
         ping = [int(w) for w in outcome.winners if int(w) in members]
         again = Screen(rows=[[Button("Play again", ids.again(session.id), "primary", emoji="🔁")]])
         try:
-            await self.bot.presenter.post(session, text, ping=ping, screen=again)
-        except (discord.Forbidden, discord.NotFound) as error:
-            # The channel is gone or closed to the bot: no retry will ever post it.
+            await self._post(session, text, ping, again)
+        except Exception as error:
+            if not isinstance(error, discord.HTTPException) or not never_posted(error):
+                if claim is not None:  # the presenter retries this job: it may claim again
+                    await self.bot.store.release_announcement(session.id, claim)
+                raise
+            # The channel is gone, closed to the bot or a locked thread: no retry will
+            # ever post it.
             log.warning("game %s: the end cannot be posted: %s", session.id, error)
-        except Exception:
-            if claim is not None:  # the presenter retries this job: it may claim again
-                await self.bot.store.release_announcement(session.id, claim)
-            raise
         self._posted.add(session.id)
         return True
+
+    async def _post(self, session: Session, text: str, ping: list[int], screen: Screen) -> None:
+        """The end post; in a thread Discord archived meanwhile, unarchived first."""
+        try:
+            await self.bot.presenter.post(session, text, ping=ping, screen=screen)
+        except discord.HTTPException as error:
+            if error.code != THREAD_ARCHIVED or not await self.bot.presenter.unarchive(session):
+                raise
+            await self.bot.presenter.post(session, text, ping=ping, screen=screen)
 
     async def redraw_unshown(self) -> None:
         """Alone on the database, at start: show the running games whose last change the
@@ -157,11 +178,22 @@ class Endings(commands.Cog):
         sessions = self.bot.sessions
         try:
             await self.bot.presenter.flush_drawn()  # what this run has shown is not looked at
-            for game_id in await self.bot.store.undrawn(now() - ENDED_UNSHOWN_WITHIN):
+            moment = now()
+            looks: dict[int, tuple[int, float]] = {}
+            for game_id in await self.bot.store.undrawn(moment - ENDED_UNSHOWN_WITHIN):
+                count, due = looks[game_id] = self._looks.get(game_id, (0, moment))
+                if moment < due:
+                    continue
+                # Still refused after a look: the next one comes twice as late (up to an
+                # hour), and is tried once, not retried: a channel closed to the bot for good
+                # costs a call now and then, not a stream of refusals (Discord bans a bot
+                # that makes too many).
+                looks[game_id] = (count + 1, moment + CATCH_UP_ALONE * 2 ** min(count, 5))
                 async with sessions.lock(game_id):
                     session = await sessions.get(game_id)
                 if session is not None and session.game is not None:
-                    self.bot.presenter.update(session)
+                    self.bot.presenter.update(session, once=count > 0)
+            self._looks = looks  # games shown since are forgotten
         except Exception as error:
             log_failure("redrawing games a stop left unshown", error)
 

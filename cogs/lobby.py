@@ -620,19 +620,19 @@ class Lobby(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         row = await self.bot.store.open_game_in_channel(channel.id)
-        await self._gone([row.id] if row else [], "its channel was deleted")
+        await self.gone([row.id] if row else [], "its channel was deleted")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         row = await self.bot.store.open_game_in_channel(payload.thread_id)
-        await self._gone([row.id] if row else [], "its thread was deleted")
+        await self.gone([row.id] if row else [], "its thread was deleted")
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         rows = await self.bot.store.open_games_in_guild(guild.id)
-        await self._gone([r.id for r in rows], "the bot was removed from its server")
+        await self.gone([r.id for r in rows], "the bot was removed from its server")
 
-    async def _gone(self, game_ids: list[int], why: str) -> None:
+    async def gone(self, game_ids: list[int], why: str) -> None:
         """End the open games whose channel is gone: nobody could play or end them, and each
         move would send Discord calls that can only fail. Their players' DMs say so."""
         for game_id in game_ids:

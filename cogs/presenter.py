@@ -38,6 +38,8 @@ TABLE_MAX_AGE = 50 * 60  # edits to messages over an hour old are rate-limited (
 DM_CLOSED = 50007
 RETRY_AFTER = 5.0  # seconds before trying again what Discord refused with an error
 MAX_RETRIES = 6
+UNKNOWN_CHANNEL = 10003  # Discord's error code: the channel (or thread) does not exist
+THREAD_ARCHIVED = 50083  # Discord's error code: a post or edit in an archived thread
 # Clock polls (CLOCK_POLL_SECONDS) one process may spend drawing a game before another may
 # take over; also how long a change may stay unshown before another process redraws it.
 DRAW_LEASE_POLLS = 10
@@ -92,12 +94,16 @@ class Presenter:
         table: bool = True,
         dms: bool = True,
         jobs: list[Job] | None = None,
+        once: bool = False,
     ) -> None:
-        """Ask for the game's table and DMs (and ``jobs``) to be brought up to date."""
+        """Ask for the game's table and DMs (and ``jobs``) to be brought up to date. ``once``:
+        a single try, not retried if Discord refuses it (a look that is itself repeated)."""
         game_id = session.id
         pending = self._pending.get(game_id)
         if pending is None:
             pending = self._pending[game_id] = Pending(session)
+            if once:
+                pending.retries = MAX_RETRIES
         pending.session = session  # the newest object holding the committed state
         pending.table |= table
         pending.dms |= dms
@@ -277,6 +283,10 @@ class Presenter:
             return (await work) is not False
         except discord.HTTPException as error:
             log.warning("game %s: %s update failed: %s", session.id, what, error)
+            if error.code == UNKNOWN_CHANNEL and session.row.is_open:
+                self._channel_gone(session, "Discord no longer knows its channel")
+            elif error.code == THREAD_ARCHIVED:
+                await self._archived(session)
             return False
         except Exception as error:
             log_failure(f"game {session.id}: {what} update", error)
@@ -338,6 +348,39 @@ class Presenter:
             # show there (and no later pass should try again).
             log.info("game %s: its channel is gone; the end is not redrawn", session.id)
         return True
+
+    async def _archived(self, session: Session) -> None:
+        """The game's thread is archived (Discord does it by itself after a while with no new
+        message: a game played from DMs edits but posts nothing). Unarchive it, which anyone
+        who may send messages there may do, and draw again; a thread also locked by its
+        moderators stays closed: an open game there ends, as if its thread were deleted."""
+        if await self.unarchive(session):
+            self._again(session)
+        elif session.row.is_open:
+            self._channel_gone(session, "its thread is locked")
+
+    async def unarchive(self, session: Session) -> bool:
+        """Unarchive the game's thread; False if Discord refuses (it is locked)."""
+        try:
+            await self.bot.http.edit_channel(session.row.channel_id, archived=False)
+        except discord.HTTPException as error:
+            log.info("game %s: its thread cannot be unarchived: %s", session.id, error)
+            return False
+        log.info("game %s: its thread was archived; unarchived it", session.id)
+        return True
+
+    def _channel_gone(self, session: Session, why: str) -> None:
+        """Discord no longer knows the game's channel (deleted while this process was not
+        listening, or a thread deleted with its parent, which sends no event of its own), or
+        its thread is locked: the game ends as when its deletion is heard (``Lobby.gone``),
+        instead of every change being refused for as long as it stays open."""
+        lobby = self.bot.get_cog("Lobby")
+
+        async def end(s: Session) -> None:
+            await lobby.gone([s.id], why)  # type: ignore[union-attr]
+
+        if lobby is not None:
+            self.update(session, table=False, dms=False, jobs=[end])  # after this pass
 
     async def post_table(self, session: Session) -> None:
         """A new table message at the bottom of the channel; the old one loses its buttons."""

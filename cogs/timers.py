@@ -43,6 +43,7 @@ IDLE = 300.0  # seconds between looks when no clock is near (a safety net: wake(
 LEASE = 30.0  # seconds a claimed game is this process's to fire
 BUSY = 0.2  # seconds before claiming again a due game whose row another transaction held
 SWEEP_EVERY = 60.0  # seconds between sweeps of the game cache (``Sessions.sweep``)
+HOUR = 3600.0  # the longest wait between two redraws of a game Discord keeps refusing
 
 
 @dataclass(slots=True)
@@ -65,6 +66,9 @@ class Timers(commands.Cog):
         self._firing: dict[int, asyncio.Task[None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._swept = now()
+        # Sharing the database: games this process redrew for another -> (looks so far,
+        # the time it may look again), for those Discord keeps refusing.
+        self._looks: dict[int, tuple[int, float]] = {}
 
     async def cog_load(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="game-clocks")
@@ -133,19 +137,27 @@ class Timers(commands.Cog):
         """Show the games another process stored a change to but never finished showing (it
         died between the commit and its Discord edits): claimed, so one process redraws each."""
         after = DRAW_LEASE_POLLS * self.bot.settings.clock_poll
+        # A game this process redrew and Discord refused again (a channel closed to the bot)
+        # is looked at twice as late each time (up to about an hour), tried once, not retried:
+        # a call now and then, not one every poll (Discord bans a bot making too many).
+        self._looks = {g: v for g, v in self._looks.items() if v[1] > moment - 2 * HOUR}
+        waiting = [g for g, (_, due) in self._looks.items() if due > moment]
         claimed = await self.bot.store.claim_undrawn(
             self.sessions.process,
             moment,
             after,
             after,
             ended_since=moment - ENDED_UNSHOWN_WITHIN,
+            skip=waiting,
         )
         for game_id in claimed:
+            count = self._looks.get(game_id, (0, moment))[0]
+            self._looks[game_id] = (count + 1, moment + min(HOUR, after * 2**count))
             async with self.sessions.lock(game_id):
                 session = await self.sessions.get(game_id)
             if session is not None and session.game is not None:
                 session.shown = Shown()  # the dead process may have drawn any part of it
-                self.bot.presenter.update(session)
+                self.bot.presenter.update(session, once=count > 0)
 
     async def _fire(self, game_id: int) -> None:
         began = self.sessions.tick()  # the claim came before this

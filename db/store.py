@@ -312,15 +312,18 @@ class Store:
         lease: float,
         limit: int = 20,
         ended_since: float | None = None,
+        skip: Sequence[int] = (),
     ) -> list[int]:
         """Claim running games changed more than ``grace`` seconds ago, not yet shown in full
         and not being drawn (the process that changed them died): ``owner`` holds their
         drawing for ``lease`` seconds, so one process redraws each. Games that ended since
-        ``ended_since`` too (their end unshown, their buttons live)."""
+        ``ended_since`` too (their end unshown, their buttons live). Never those in
+        ``skip`` (the caller waits a while before trying them again)."""
+        others = f" AND id NOT IN ({', '.join(str(int(g)) for g in skip)})" if skip else ""
         claim = (
             "UPDATE games SET draw_by = ?, draw_owner = ? WHERE id IN"
             " (SELECT id FROM games WHERE {which} AND drawn < rev"
-            " AND updated_at <= ? AND (draw_by IS NULL OR draw_by <= ?)"
+            f" AND updated_at <= ? AND (draw_by IS NULL OR draw_by <= ?){others}"
             f" ORDER BY updated_at LIMIT ?{self.backend.skip_locked}) RETURNING id"
         )
 
