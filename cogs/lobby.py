@@ -566,17 +566,27 @@ class Lobby(commands.Cog):
                     if lobby_message is not None:
                         await self.bot.store.set_table_message(session.id, lobby_message, now())
             if back:
-                # 50001 Missing Access: the channel is hidden from the bot.
-                what = (
-                    "**View Channel**"
-                    if error.code == 50001
-                    else "**Send Messages** or **Embed Links**"
-                )
-                text = (
-                    f"I couldn't post the game's table in this channel: I'm missing the {what} "
-                    "permission here. The game is back in its lobby; fix the channel's "
-                    "permissions and press **Start** again."
-                )
+                channel = interaction.channel
+                private = isinstance(channel, discord.Thread) and channel.is_private()
+                if error.code == 50001 and private:  # Missing Access: not in the thread
+                    me = self.bot.user.mention if self.bot.user else "me"
+                    text = (
+                        "I couldn't post the game's table in this private thread: I'm not in "
+                        f"it. Mention {me} in the thread to add me, then press **Start** again. "
+                        "The game is back in its lobby."
+                    )
+                else:
+                    # 50001 Missing Access: the channel is hidden from the bot.
+                    what = (
+                        "**View Channel**"
+                        if error.code == 50001
+                        else "**Send Messages** or **Embed Links**"
+                    )
+                    text = (
+                        "I couldn't post the game's table in this channel: I'm missing the "
+                        f"{what} permission here. The game is back in its lobby; fix the "
+                        "channel's permissions and press **Start** again."
+                    )
                 await self._tell(session, interaction, lobby_message, text)
                 return
             raise
@@ -589,13 +599,19 @@ class Lobby(commands.Cog):
         lobby_message: int | None,
         text: str,
     ) -> None:
-        """Put ``text`` on the lobby (or, failing that, privately to the host)."""
+        """Put ``text`` on the lobby, with its buttons back (or, failing that, privately to
+        the host). The lobby message is the one Start was pressed on: its interaction may
+        edit it where the bot itself may not (a channel hidden from it, a private thread)."""
+        screen = components.message_kwargs(self.lobby(session, notice=text))
         if lobby_message is not None:
+            try:
+                await interaction.edit_original_response(**screen)
+                return
+            except discord.HTTPException:
+                pass
             channel = self.bot.get_partial_messageable(session.row.channel_id)
             try:
-                await channel.get_partial_message(lobby_message).edit(
-                    **components.message_kwargs(self.lobby(session, notice=text))
-                )
+                await channel.get_partial_message(lobby_message).edit(**screen)
                 return
             except discord.HTTPException:
                 pass
