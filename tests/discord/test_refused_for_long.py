@@ -28,9 +28,9 @@ async def test_a_channel_hidden_from_the_bot_is_not_hammered_for_ever(
 ) -> None:
     env = simcord_env
     if database.startswith("postgresql://"):
-        # Sharing a database, the orphan redraw looks every clock poll: ten seconds here
+        # Sharing a database, the orphan redraw looks every clock poll: thirty seconds here
         # (the tests' default, 300 s, slows it right down).
-        await env.restart_bot(make_bot(clock_poll=10.0))
+        await env.restart_bot(make_bot(clock_poll=30.0))
     table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
     channel_id = table.channel.id
     # The channel moves into a category the bot may not see (its overwrites synced).
