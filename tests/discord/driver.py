@@ -19,6 +19,18 @@ from cogs import ids
 from cogs.sessions import Session
 
 
+def answer_fails(env: Any) -> None:
+    """Discord refuses the bot's next answer to an interaction (10062: the 3 s went by)."""
+    env.inject_error(
+        "POST",
+        "/interactions/*/callback",
+        status=404,
+        code=10062,
+        message="Unknown interaction",
+        times=1,
+    )
+
+
 @dataclass
 class Control:
     kind: str  # "button" | "select"

@@ -6,20 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord.driver import Table, controls, message_text
+from tests.discord.driver import Table, answer_fails, controls, message_text
 
 OOPS = "nothing was changed"
-
-
-def answer_fails(env: Any) -> None:
-    env.inject_error(
-        "POST",
-        "/interactions/*/callback",
-        status=404,
-        code=10062,
-        message="Unknown interaction",
-        times=1,
-    )
 
 
 def said(result: Any) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.discord.driver import answer_fails
 from tests.discord.test_races_lobby import fire, open_lobby
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
@@ -82,14 +83,7 @@ async def test_newgame_whose_answer_expires_leaves_no_invisible_lobby(
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     ann = guild.add_member(env.create_user("ann"))
-    env.inject_error(
-        "POST",
-        "/interactions/*/callback",
-        status=404,
-        code=10062,
-        message="Unknown interaction",
-        times=1,
-    )
+    answer_fails(env)
     first = await ann.slash(channel, "newgame uno", turn_timer=0)
     await env.settle()
     said = (first.response.content if first.response else "") + " ".join(

@@ -16,7 +16,7 @@ import pytest
 
 from cogs import components
 from cogs.render.spec import Screen
-from tests.discord.driver import controls, message_text
+from tests.discord.driver import answer_fails, controls, message_text
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -161,14 +161,7 @@ async def test_a_lobby_click_whose_answer_expires_is_still_shown(
     channel, members, lobby = await open_lobby(env, 1)
     ann, _bea = members
     cy = channel.guild.add_member(env.create_user("cy"))
-    env.inject_error(
-        "POST",
-        "/interactions/*/callback",
-        status=404,
-        code=10062,
-        message="Unknown interaction",
-        times=1,
-    )
+    answer_fails(env)
     clicker = cy if button == "Join" else ann
     clicked = await clicker.click(lobby, label=button)
     await env.settle()
