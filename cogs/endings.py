@@ -67,12 +67,8 @@ def end_post(session: Session) -> str | None:
     return text
 
 
-def never_posted(error: discord.HTTPException) -> bool:
-    """Discord refuses the post for good: the channel is gone or closed to the bot, or it
-    is a thread its moderators locked."""
-    return isinstance(error, discord.Forbidden | discord.NotFound) or (
-        error.code == THREAD_ARCHIVED
-    )
+class ThreadLocked(Exception):
+    """The game's thread is archived and locked by its moderators: nothing can be posted."""
 
 
 class Endings(commands.Cog):
@@ -150,14 +146,14 @@ class Endings(commands.Cog):
         again = Screen(rows=[[Button("Play again", ids.again(session.id), "primary", emoji="🔁")]])
         try:
             await self._post(session, text, ping, again)
-        except Exception as error:
-            if not isinstance(error, discord.HTTPException) or not never_posted(error):
-                if claim is not None:  # the presenter retries this job: it may claim again
-                    await self.bot.store.release_announcement(session.id, claim)
-                raise
-            # The channel is gone, closed to the bot or a locked thread: no retry will
-            # ever post it.
+        except (discord.Forbidden, discord.NotFound, ThreadLocked) as error:
+            # The channel is gone or closed to the bot, or a thread its moderators locked:
+            # no retry will ever post it.
             log.warning("game %s: the end cannot be posted: %s", session.id, error)
+        except Exception:
+            if claim is not None:  # the presenter retries this job: it may claim again
+                await self.bot.store.release_announcement(session.id, claim)
+            raise
         self._posted.add(session.id)
         return True
 
@@ -166,8 +162,13 @@ class Endings(commands.Cog):
         try:
             await self.bot.presenter.post(session, text, ping=ping, screen=screen)
         except discord.HTTPException as error:
-            if error.code != THREAD_ARCHIVED or not await self.bot.presenter.unarchive(session):
+            if error.code != THREAD_ARCHIVED:
                 raise
+            unarchived = await self.bot.presenter.unarchive(session)
+            if unarchived is False:
+                raise ThreadLocked(f"game {session.id}: its thread is locked") from error
+            if unarchived is None:
+                raise  # failed for now: the presenter retries this job
             await self.bot.presenter.post(session, text, ping=ping, screen=screen)
 
     async def redraw_unshown(self) -> None:

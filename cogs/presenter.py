@@ -354,18 +354,23 @@ class Presenter:
         message: a game played from DMs edits but posts nothing). Unarchive it, which anyone
         who may send messages there may do, and draw again; a thread also locked by its
         moderators stays closed: an open game there ends, as if its thread were deleted."""
-        if await self.unarchive(session):
+        unarchived = await self.unarchive(session)
+        if unarchived:
             self._again(session)
-        elif session.row.is_open:
+        elif unarchived is False and session.row.is_open:
             self._channel_gone(session, "its thread is locked")
 
-    async def unarchive(self, session: Session) -> bool:
-        """Unarchive the game's thread; False if Discord refuses (it is locked)."""
+    async def unarchive(self, session: Session) -> bool | None:
+        """Unarchive the game's thread: True if done, False if Discord refuses it for good
+        (locked by its moderators), None if it failed otherwise (tried again later)."""
         try:
             await self.bot.http.edit_channel(session.row.channel_id, archived=False)
-        except discord.HTTPException as error:
+        except discord.Forbidden as error:
             log.info("game %s: its thread cannot be unarchived: %s", session.id, error)
             return False
+        except discord.HTTPException as error:
+            log.info("game %s: unarchiving its thread failed: %s", session.id, error)
+            return None
         log.info("game %s: its thread was archived; unarchived it", session.id)
         return True
 

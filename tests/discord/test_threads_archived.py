@@ -202,3 +202,20 @@ async def test_the_end_post_refused_by_a_locked_thread_is_not_retried_forever(si
     await quiet(env, 10)
     refused = archived.refused_calls(since)
     assert refused <= 3, f"{refused} refused posts of the result in 10 minutes, 15 after the end"
+
+
+async def test_an_unarchive_that_fails_for_now_is_tried_again_and_ends_nothing(
+    simcord_env,
+) -> None:
+    """Discord fails the unarchive once (a 500): the thread is not taken for locked, the game
+    goes on, and a later try unarchives it and shows the move."""
+    env = simcord_env
+    table = await thread_game(env)
+    archived = Archived(env, table.channel.id)
+    env.inject_error("PATCH", f"/channels/{table.channel.id}", status=500, code=0, times=1)
+    await table.some_move(via="dm")
+    await env.advance_time(600)
+    await env.bot.presenter.idle()
+    session = await table.session()
+    assert session.row.status == "active"
+    assert archived.unarchived and shown_versions(table) == {session.version}
