@@ -28,7 +28,10 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 @pytest.fixture
 async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
-    process = BotProcess(fake, tmp_path, env={"BOT_PAUSE_SECONDS": PAUSE})
+    # UNO windows held open for the member (5 s each by default) would be most of its time.
+    process = BotProcess(
+        fake, tmp_path, env={"BOT_PAUSE_SECONDS": PAUSE, "UNO_GRACE_SECONDS": "0.5"}
+    )
     try:
         await process.start()
         yield process
