@@ -97,8 +97,35 @@ def ranked_plays(view: dict[str, Any], actions: list[Action]) -> list[str]:
     if view.get("in_play"):
         gone += view["in_play"]["cards"]
     table = Table.of(list(view.get("hand", [])), gone)
+    finishing = _finishing(view, plays)
     # Stable sort: equal scores keep the engine's order (lower cards first).
-    return sorted(plays, key=lambda a: -play_score(table, _cards_of(a)))
+    return sorted(plays, key=lambda a: (a not in finishing, -play_score(table, _cards_of(a))))
+
+
+def _finishing(view: dict[str, Any], plays: list[str]) -> set[str]:
+    """The plays that win at once: two players left and the pile empty, every card is known,
+    and the other player can neither answer the play nor keep a card after declining it
+    (they hand over as many cards as the play holds, and are out)."""
+    me = view.get("current")
+    left = [p for p, n in view["hand_sizes"].items() if p not in view["out"]]
+    if view["pile"] or len(left) != 2 or me not in left:
+        return set()
+    other = next(p for p in left if p != me)
+    seen = set(view.get("hand", [])) | set(view.get("played", []))
+    if view.get("in_play"):
+        seen |= set(view["in_play"]["cards"])
+    theirs = [c for c in DECK if c not in seen]
+    if len(theirs) != view["hand_sizes"][other]:
+        return set()  # not what the count says: nothing is known for sure
+    replies = [[c] for c in theirs] + [
+        [a, b] for i, a in enumerate(theirs) for b in theirs[i + 1 :] if a[:-1] == b[:-1]
+    ]
+    return {
+        play
+        for play in plays
+        if len(theirs) <= len(cards := _cards_of(play))
+        and not any(answers(reply, cards) for reply in replies)
+    }
 
 
 def normal(view: dict[str, Any], actions: list[Action], rng: Rand) -> str:
