@@ -11,7 +11,11 @@ Normal (a heuristic a player can follow):
   more Aces than the opponent can); else accept;
 - facing an Ace: answers with an Ace whenever the answer can stand;
 - in a tie: reinforces when its hand is likely to win the head to head (an Ace in hand still
-  answers an Ace), else stops the fight with an Ace if it has one.
+  answers an Ace), else stops the fight with an Ace if it has one;
+- at the end, both decks empty, every card is known (as a player counting cards knows it):
+  it searches the few battles left to the end and plays the move that does best whatever the
+  opponent does (Hard too); these rules of thumb alone sent a losing low card into the last
+  battle, or spent an Ace on a battle where it only drew.
 
 Hard: determinized Monte Carlo. Each sampled world deals the opponent's hand (and its secret
 choice, if made, as Normal would make it) and both decks from the cards this seat has not
@@ -193,7 +197,12 @@ def normal(view: dict[str, Any], actions: list[Action], rng: Rand) -> str:
     ids = [a.id for a in actions]
     if len(ids) == 1:
         return ids[0]
-    return decide(read(view), ids)
+    t = read(view)
+    if t.my_deck == 0 and t.opp_deck == 0:
+        exact = endgame(view, ids, rng)
+        if exact is not None:
+            return exact
+    return decide(t, ids)
 
 
 def decide(t: Table, ids: list[str]) -> str:
@@ -305,12 +314,70 @@ def tie(t: Table, ids: list[str]) -> str:
     return aces[0]
 
 
+# -- the endgame: every card known ------------------------------------------------------------
+ENDGAME_NODES = 3000  # game states an exact endgame search may visit (a few ms), else rules
+
+
+class _TooBig(Exception):
+    pass
+
+
+def endgame(view: dict[str, Any], ids: list[str], rng: Rand) -> str | None:
+    """Both decks empty: the opponent's hand is every card of its colour not yet seen, so the
+    rest of the game is a small tree, searched to its end (None if it is not small). The
+    opponent is taken to answer each move as well as it can, a secret choice of mine too (so
+    a move found best here is best whatever it does); the rules' own choice wins ties."""
+    world = sample_world(view, rng, replay_choice=False)
+    assert isinstance(world, WarOfSuits)
+    t = read(view)
+    favourite = decide(t, ids)
+    visited = [0]
+    try:
+        scored = [(_after(world, t.me, i, t.side, visited), i == favourite, i) for i in _moves(ids)]
+    except _TooBig:
+        return None
+    return max(scored)[2]
+
+
+def _moves(ids: list[str]) -> list[str]:
+    """One move of each kind: two cards of a rank play alike (same value, same points)."""
+    out: dict[str, str] = {}
+    for i in ids:
+        out.setdefault(_move_kind(i), i)
+    return list(out.values())
+
+
+def _after(game: WarOfSuits, mover: str, action_id: str, side: int, visited: list[int]) -> float:
+    """The final margin for ``side`` after ``mover`` plays ``action_id``, both sides then
+    playing their best (minimax)."""
+    visited[0] += 1
+    if visited[0] > ENDGAME_NODES:
+        raise _TooBig
+    trial = game.copy()
+    assert isinstance(trial, WarOfSuits)
+    trial.apply(mover, action_id)
+    me, them = trial.players[side], trial.players[1 - side]
+    if trial.finished:
+        won = 1 if me in trial.winners else -1 if trial.winners else 0
+        return trial.scores[me] - trial.scores[them] + WIN_BONUS * won
+    actors = trial.actors()
+    # In a secret choice the opponent is taken to answer mine knowing it: the worst case.
+    nxt = me if me in actors else actors[0]
+    results = [
+        _after(trial, nxt, i, side, visited)
+        for i in _moves([a.id for a in trial.legal_actions(nxt)])
+    ]
+    return max(results) if nxt == me else min(results)
+
+
 # -- the Hard policy -------------------------------------------------------------------------
 def hard(view: dict[str, Any], actions: list[Action], rng: Rand) -> str:
     ids = [a.id for a in actions]
     if len(ids) == 1:
         return ids[0]
     favourite = normal(view, actions, rng)
+    if read(view).my_deck == 0 and read(view).opp_deck == 0:
+        return favourite  # every card known: Normal searched the rest of the game exactly
     candidates = distinct_moves(favourite, ids)
     if len(candidates) == 1:
         return favourite
@@ -350,7 +417,7 @@ def _move_kind(action_id: str) -> str:
     return f"{verb}:{rank(card)}" if card else verb
 
 
-def sample_world(view: dict[str, Any], rng: Rand) -> Game:
+def sample_world(view: dict[str, Any], rng: Rand, replay_choice: bool = True) -> Game:
     """A complete game that agrees with the view; the unseen cards dealt at random.
 
     If the opponent has already made its secret choice, the world's opponent makes it again
@@ -396,7 +463,7 @@ def sample_world(view: dict[str, Any], rng: Rand) -> Game:
     data = saved_game("warofsuits", view, state, rng)
     world = WarOfSuits.from_dict(data)
     assert isinstance(world, WarOfSuits)
-    if t.phase in ("choose", "tie") and t.opp in view["chosen"]:
+    if replay_choice and t.phase in ("choose", "tie") and t.opp in view["chosen"]:
         # Its choice is made while mine is still open, so applying it reveals nothing yet.
         actions = world.legal_actions(t.opp)
         world.apply(t.opp, decide(table_of(world, t.opp), [a.id for a in actions]))
