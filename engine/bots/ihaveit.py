@@ -344,7 +344,7 @@ register(
             "normal": (
                 "Always answers when it can, plays its lowest pair first (only a higher pair "
                 "beats it), otherwise its lowest single, and keeps three of a kind and long "
-                "suits toward a goal."
+                "suits toward a goal. At the very end it plays the card you cannot answer."
             ),
             "hard": (
                 "Plays like Normal but thinks ahead: it deals out the cards it cannot see in "

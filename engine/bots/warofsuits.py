@@ -532,7 +532,8 @@ register(
             "normal": (
                 "Sends its low cards into battle and keeps the high ones to double, doubles "
                 "only when the double wins, keeps its Aces to claim a battle worth it or to "
-                "answer yours, and reinforces a tie when its hand should win the head to head."
+                "answer yours, and reinforces a tie when its hand should win the head to head. "
+                "Once both decks are empty it counts every card and plays the end out exactly."
             ),
             "hard": (
                 "Imagines the cards you may hold from everything already shown, plays its "
