@@ -194,7 +194,9 @@ class Stats(commands.Cog):
         found = await self.bot.store.history(interaction.guild_id, limit=HISTORY_LOOK)
         rows = await visible(interaction, found, limit=HISTORY_SHOWN)
         if not rows:
-            await reply(interaction, "No game has finished on this server yet.")
+            # The same words whether none finished or none is in a channel the member can
+            # read: true either way, and it tells nothing of private channels.
+            await reply(interaction, "No finished game on this server that you can see yet.")
             return
         lines = []
         for row in rows:

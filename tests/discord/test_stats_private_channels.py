@@ -43,3 +43,6 @@ async def test_history_lists_no_game_from_a_channel_the_member_cannot_see(simcor
     answer = await eve.slash(lobby, "history")
     text = message_text(answer.response)
     assert f"#{row.id} " not in text, text
+    # True, and telling nothing of #staff (before: "No game has finished on this server yet.",
+    # although one had).
+    assert text == "No finished game on this server that you can see yet.", text

@@ -236,7 +236,7 @@ async def test_a_game_whose_thread_was_deleted_stays_invisible(simcord_env) -> N
     env.backend.delete_channel(thread.id)
     await env.settle()
     text = message_text((await ann.slash(general, "history")).response)
-    assert text == "No game has finished on this server yet.", text
+    assert text == "No finished game on this server that you can see yet.", text
     replay = await ann.slash(general, "replay", game=row.id)
     assert "There's no such game on this server." in message_text(replay.response)
 
@@ -258,5 +258,5 @@ async def test_one_command_spends_few_rest_calls_on_channels_it_must_look_up(
         await finished_game(env.bot, guild.id, channel_id, ann.id, bea.id)
     since = len(env.http_requests)
     text = message_text((await ann.slash(general, "history")).response)
-    assert text == "No game has finished on this server yet.", text
+    assert text == "No finished game on this server that you can see yet.", text
     assert sum(_channel_fetches(env, c, since) for c in gone) == LOOKUPS
