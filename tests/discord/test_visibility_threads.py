@@ -26,6 +26,7 @@ from simcord.enums import ChannelType
 
 from tests.discord.driver import message_text
 from tests.discord.test_stats import finished_game
+from tests.discord.test_threads_archived import thread_game
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -188,16 +189,10 @@ async def test_games_still_lists_an_open_game_whose_public_thread_was_archived(
     thread's auto-archive time). /games is where they would look for it; it was gone from
     the list for everyone, its own players included."""
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    made = env.backend.create_thread(general.id, "haymaker night", ann.id)
-    env.backend.add_thread_member(made.id, bea.id)
-    thread = ChannelHandle(env, guild, made)
-    await ann.slash(thread, "newgame haymaker", turn_timer=0)
-    await bea.click(thread.last_message, label="Join")
-    await ann.click(thread.last_message, label="Start")
+    table = await thread_game(env, "haymaker")
+    thread = table.channel
+    ann = next(iter(table.members.values()))
+    general = ChannelHandle(env, thread.guild, env.backend.channels[thread._channel.parent_id])
     row = await env.bot.store.open_game_in_channel(thread.id)
     assert row is not None and row.status == "active"
     before = await ann.slash(general, "games")
