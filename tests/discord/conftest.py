@@ -45,3 +45,12 @@ async def make_bot(database: str):
 @pytest.fixture
 def simcord_bot(make_bot) -> CardBot:
     return make_bot()
+
+
+@pytest.fixture(autouse=True)
+def _short_busy_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """simcord runs a timer due inside its settle window (5 s) in real time. On PostgreSQL
+    the clock loop's claim skips a row the presenter's drawing lease holds and looks again
+    ``BUSY`` seconds later; a bot playing a whole game with no pause met that a dozen times
+    in one settle, 0.2 real seconds each, and a slow machine ran out of window."""
+    monkeypatch.setattr("cogs.timers.BUSY", 0.01)

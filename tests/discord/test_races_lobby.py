@@ -113,12 +113,15 @@ async def test_a_lobby_redraw_from_leave_never_lands_over_a_newer_click(
 
 
 async def test_a_failed_lobby_redraw_retried_after_start_never_draws_over_the_table(
-    simcord_env: Any,
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """cy types /leave; the presenter's redraw of the lobby fails once (a 5xx), so it is
     retried RETRY_AFTER seconds later. Meanwhile the host presses Start and the table is
     posted. The retried job edits ``s.row.table_message_id`` - now the game's table - with
     the lobby picture captured at /leave: the table shows an open lobby (Join, Start...)."""
+    # The retry must fall beyond simcord's settle window (5 s): a timer due inside it is
+    # waited for in real time, and the Start click's settle then raced its own deadline.
+    monkeypatch.setattr("cogs.presenter.RETRY_AFTER", 30.0)
     from cogs.presenter import RETRY_AFTER
 
     env = simcord_env
