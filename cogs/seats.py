@@ -119,7 +119,12 @@ class Seats(commands.Cog):
     @app_commands.describe(member="The player to remove from this channel's game")
     @app_commands.guild_only()
     @in_guild()
-    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+    async def kick(
+        self,
+        interaction: discord.Interaction,
+        # A User too: a player who left the server still holds a seat (DMs need no server).
+        member: discord.Member | discord.User,
+    ) -> None:
         row = await self.bot.store.open_game_in_channel(interaction.channel_id or 0)
         if row is None:
             await reply(interaction, "There's no game in this channel.")

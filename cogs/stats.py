@@ -65,7 +65,7 @@ class Stats(commands.Cog):
     async def stats(
         self,
         interaction: discord.Interaction,
-        member: discord.Member | None = None,
+        member: discord.Member | discord.User | None = None,  # a User: they left the server
         game: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
