@@ -120,6 +120,14 @@ class CardBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
 
+    def serves_guild(self, guild_id: int) -> bool:
+        """The server is on one of the shards this process runs (Discord's own formula)."""
+        count = self.shard_count
+        if not count or count <= 1:
+            return True
+        shards = getattr(self, "shard_ids", None)
+        return shards is None or (guild_id >> 22) % count in shards
+
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:

@@ -648,6 +648,26 @@ class Lobby(commands.Cog):
         rows = await self.bot.store.open_games_in_guild(guild.id)
         await self.gone([r.id for r in rows], "the bot was removed from its server")
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        await self.end_games_of_servers_left()
+
+    async def end_games_of_servers_left(self) -> None:
+        """A removal from a server while the bot was down is never heard (no GUILD_DELETE):
+        the server is simply missing from READY, which lists every server the bot is in, even
+        those Discord cannot serve now. Their open games end as if the removal was heard."""
+        try:
+            rows = await self.bot.store.open_game_guilds()
+        except Exception as error:
+            log_failure("looking for games of servers the bot left", error)
+            return
+        left = [
+            game_id
+            for game_id, guild_id in rows
+            if self.bot.serves_guild(guild_id) and self.bot.get_guild(guild_id) is None
+        ]
+        await self.gone(left, "the bot was removed from its server while it was away")
+
     async def gone(self, game_ids: list[int], why: str) -> None:
         """End the open games whose channel is gone: nobody could play or end them, and each
         move would send Discord calls that can only fail. Their players' DMs say so."""

@@ -224,6 +224,11 @@ class Store:
         )
         return [game_row(r) for r in rows]
 
+    async def open_game_guilds(self) -> list[tuple[int, int]]:
+        """(game id, server id) of every open game: the partial index alone, never a scan."""
+        rows = await self._read(many(f"SELECT id, guild_id FROM games WHERE {OPEN} ORDER BY id"))
+        return [(int(r[0]), int(r[1])) for r in rows]
+
     async def stale_lobbies(self, older_than: float) -> list[int]:
         """Lobbies untouched since ``older_than`` (an indexed range, never a scan)."""
         rows = await self._read(
