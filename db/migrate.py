@@ -6,10 +6,24 @@ import re
 from pathlib import Path
 
 from db.backend import Backend
-from db.script import Script, run
+from db.errors import StoreError, StoreUnavailable
+from db.script import Script, one, run
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d+)_.+\.sql$")
+
+# SQLite keeps the version in ``PRAGMA user_version``, which a copy made with ``.dump`` (the
+# usual way to move or repair a file) loses: the restored file reads 0 with every table there.
+# Its version is then found from what each migration made, newest first. 005 made nothing to
+# look for: a file at 5 reads 4, and 005 (marking running games shown) is harmless again.
+SQLITE_MARKS = [
+    (7, "SELECT 1 FROM pragma_table_info('moves') WHERE name = 'notes'"),
+    (6, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_undrawn_ended'"),
+    (4, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_undrawn'"),
+    (3, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'stats_rank'"),
+    (2, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_open_guild'"),
+    (1, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'"),
+]
 
 
 def migration_files() -> list[tuple[int, Path]]:
@@ -40,10 +54,37 @@ async def migrate(backend: Backend) -> int:
         yield backend.set_version_op(number)
         return number
 
-    version = await backend.write(current())
-    for number, path in migration_files():
+    def recovered() -> Script[int]:
+        """A version lost by a dump and restore (SQLite), found again and stored."""
+        found = yield from current()
+        if found or backend.dialect != "sqlite":
+            return found
+        for number, sql in SQLITE_MARKS:
+            if (yield one(sql)) is not None:
+                yield backend.set_version_op(number)
+                return number
+        return 0
+
+    files = migration_files()
+    newest = files[-1][0] if files else 0
+    version = await backend.write(recovered())
+    if version > newest:
+        raise StoreUnavailable(
+            f"The database was upgraded by a newer version of the bot (schema {version}; this "
+            f"one knows up to {newest}). Run that version or a newer one, or restore a backup "
+            "made before the upgrade."
+        )
+    for number, path in files:
         if number > version:
-            version = await backend.write(apply(number, path))
+            try:
+                version = await backend.write(apply(number, path))
+            except StoreError:
+                raise
+            except Exception as error:  # the driver's own: disk full, not the tables' owner
+                raise StoreUnavailable(
+                    f"Upgrading the database failed at step {path.stem} ({error}). Nothing of "
+                    "that step was kept: fix the cause and start the bot again."
+                ) from error
     return version
 
 
