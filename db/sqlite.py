@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -55,6 +56,7 @@ class SqliteBackend(Backend):
         self._closing = threading.Event()
         self._checkpoint_lock = threading.Lock()
         self._checkpoints: threading.Thread | None = None
+        self._held: int | None = None  # the side file's descriptor (``hold_file``)
         # Tests: called with (sql, args) for every operation a read runs.
         self.trace: Callable[[str, tuple[Any, ...]], None] | None = None
 
@@ -66,6 +68,7 @@ class SqliteBackend(Backend):
         backend = cls(path, timeout)
         loop = asyncio.get_running_loop()
         try:
+            backend._held = hold_file(path)
             backend._wconn = await loop.run_in_executor(backend._writer, backend._connect, True)
             backend._rconn = await loop.run_in_executor(backend._reader, backend._connect, False)
             backend._cconn = await loop.run_in_executor(backend._reader, backend._connect, False)
@@ -180,6 +183,9 @@ class SqliteBackend(Backend):
                 await loop.run_in_executor(executor, conn.close)
             executor.shutdown(wait=False)
         self._wconn = self._rconn = None
+        if self._held is not None:
+            os.close(self._held)  # lets another copy open the file
+            self._held = None
 
     def version_ops(self) -> tuple[list[Op], Op]:
         return [], one("PRAGMA user_version")
@@ -195,6 +201,33 @@ class SqliteBackend(Backend):
             return " | ".join(str(r[3]) for r in found)
 
         return await self.read(plan())
+
+
+def hold_file(path: str) -> int | None:
+    """Keep other processes off the database for as long as this one runs: two copies of the
+    bot on one file would both answer every click and fire every timer (SQLite itself only
+    keeps their transactions apart). A POSIX lock on a side file (``<file>.lock``), never on
+    the database itself, whose own POSIX locks a second descriptor would release; the system
+    drops it when the process ends, however it ends. Per process: a restart in one process
+    (the tests) opens the file again freely."""
+    try:
+        import fcntl
+    except ImportError:  # not on Windows: SQLite's own locking is all there is
+        return None
+    side = f"{path}.lock"
+    try:
+        fd = os.open(side, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise StoreUnavailable(f"Cannot create {side}: {error}.") from None
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise StoreUnavailable(
+            f"Another copy of the bot is using the database {path}. Stop it first: two copies "
+            "would answer every click twice."
+        ) from None
+    return fd
 
 
 def check_file(path: str, timeout: float) -> None:
