@@ -83,6 +83,7 @@ class Presenter:
         self._in_flight: dict[tuple[int, int], bool] = {}
         # Alone on the database: game -> revision shown in full, not stored yet.
         self._drawn: dict[int, int] = {}
+        self._drawn_ended: set[int] = set()  # of those, games whose end was what was shown
         self._marking: asyncio.Task[None] | None = None
         self._marked_at = float("-inf")  # loop time of the last batch stored
 
@@ -541,6 +542,8 @@ class Presenter:
             return  # a click or a timer changed it meanwhile: its own pass notes it
         if self._drawn.get(session.id, -1) < row.rev:
             self._drawn[session.id] = row.rev
+        if not row.is_open:
+            self._drawn_ended.add(session.id)
         # At most one batch a second, with no timer of its own: what waits is stored with the
         # next batch, at a graceful stop, or (a crash) redrawn after the restart: harmless.
         moment = asyncio.get_running_loop().time()
@@ -553,10 +556,11 @@ class Presenter:
         """Store the noted revisions now (also on a graceful stop, so a restart redraws
         nothing). On failure they are noted again next time or redrawn after a restart."""
         drawn, self._drawn = self._drawn, {}
+        ended, self._drawn_ended = self._drawn_ended, set()
         if not drawn:
             return
         try:
-            await self.bot.store.mark_drawn(drawn)
+            await self.bot.store.mark_drawn(drawn, ended)
         except Exception as error:
             log_failure("storing which games are shown", error)
 

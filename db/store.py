@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,9 @@ from db.script import Op, Script, lock, many, one, run, single
 OPEN = "status IN ('lobby', 'active')"  # a literal, so SQLite uses the partial indexes
 # A game that started and ended, whose end may be unshown (``games_undrawn_ended``).
 ENDED = "status IN ('finished', 'cancelled') AND state IS NOT NULL"
+# A new revision for what changes nothing shown (which message is the table, the reminder's
+# id, the end posted): a game shown in full stays so, and a restart does not redraw it.
+UNSEEN_BUMP = "rev = rev + 1, drawn = CASE WHEN drawn >= rev THEN rev + 1 ELSE drawn END"
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,12 +358,17 @@ class Store:
 
         return await self.backend.write(script)
 
-    async def mark_drawn(self, drawn: dict[int, int]) -> None:
+    async def mark_drawn(self, drawn: dict[int, int], ended: Collection[int] = ()) -> None:
         """Alone on the database: these games are shown in full as of these revisions (one
-        transaction for a batch, off the click path; ``drawn`` only ever grows)."""
+        transaction for a batch, off the click path; ``drawn`` only ever grows). ``ended``:
+        games whose end is what was shown; nothing they store later changes it, so they
+        count as shown as of their newest revision."""
 
         def script() -> Script[None]:
             for game_id, rev in sorted(drawn.items()):
+                if game_id in ended:
+                    yield run(f"UPDATE games SET drawn = rev WHERE id = ? AND {ENDED}", game_id)
+                    continue
                 yield run(
                     "UPDATE games SET drawn = ? WHERE id = ? AND drawn < ?", rev, game_id, rev
                 )
@@ -717,7 +725,7 @@ class Store:
         await self._change(
             game_id,
             one(
-                f"UPDATE games SET {column} = ?, rev = rev + 1 WHERE id = ? RETURNING rev",
+                f"UPDATE games SET {column} = ?, {UNSEEN_BUMP} WHERE id = ? RETURNING rev",
                 value,
                 game_id,
             ),
@@ -727,7 +735,7 @@ class Store:
         await self._change(
             game_id,
             one(
-                "UPDATE games SET table_message_id = ?, table_posted_at = ?, rev = rev + 1"
+                f"UPDATE games SET table_message_id = ?, table_posted_at = ?, {UNSEEN_BUMP}"
                 " WHERE id = ? RETURNING rev",
                 message_id,
                 posted_at,

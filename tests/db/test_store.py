@@ -275,3 +275,21 @@ async def test_a_moves_notes_are_stored_with_it(store: Store) -> None:
     await store.record_move(game.id, 1, 100, "pass", {"n": 2}, {}, notes=timed_out)
     assert await store.move_notes(game.id) == {2: timed_out}
     assert [m[2] for m in await store.moves(game.id)] == ["draw", "pass"]
+
+
+async def test_writes_that_change_nothing_shown_keep_a_shown_game_shown(tmp_path) -> None:
+    """The reminder's id, the end posted and which message is the table make new revisions
+    (other processes reload on them) but show nothing new: a game shown in full before them
+    is not redrawn at the next start for them."""
+    store = await Store.open(tmp_path / "games.db")
+    try:
+        game = await store.create_lobby(1, 10, "uno", 100, "Ann", {}, seed=1)
+        await store.start_game(game.id, {"n": 0}, {})
+        await store.mark_drawn({game.id: await store.game_rev(game.id)})  # type: ignore[dict-item]
+        await store.set_nudge_message(game.id, 555)
+        await store.set_table_message(game.id, 777, 0.0)
+        assert await store.undrawn() == []
+        await store.record_move(game.id, 0, 100, "draw", {"n": 1}, {})
+        assert await store.undrawn() == [game.id]  # a move still is shown news
+    finally:
+        await store.close()
