@@ -199,9 +199,11 @@ class Lobby(commands.Cog):
         settings: dict[str, Any],
         bots: list[tuple[int, str, str]],
         invited: list[int] | None = None,
+        rematch_of: int | None = None,
     ) -> None:
         """A new lobby in this channel, hosted by whoever clicked, posted as the answer
-        (``invited`` members are pinged to join); "busy" if the channel has a game."""
+        (``invited`` members are pinged to join, once per ended game ``rematch_of``); "busy"
+        if the channel has a game."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         if (missing := cannot_post(interaction)) is not None:
             await reply(interaction, missing)
@@ -220,8 +222,14 @@ class Lobby(commands.Cog):
                 bots=bots,
             )
         except ChannelBusy:
-            await reply(interaction, BUSY)
+            await reply(interaction, await self._busy(interaction.channel_id, rematch_of))
             return
+        if (
+            invited
+            and rematch_of is not None
+            and not await self.bot.store.claim_rematch(rematch_of)
+        ):
+            invited = None  # pinged by an earlier Play again on that post already
         # Under the new game's lock until its message id is stored: a Join pressed the
         # instant the lobby appears waits for it instead of finding no lobby message.
         async with self.sessions.lock(row.id):
@@ -232,6 +240,8 @@ class Lobby(commands.Cog):
                 who = ", ".join(f"<@{u}>" for u in invited)
                 screen.content = f"{who}: a rematch! Press **Join** to play again."
                 screen.ping = invited
+            elif rematch_of is not None:
+                screen.content = f"A rematch of game #{rematch_of}: press **Join** to play again."
             try:
                 sent = await interaction.response.send_message(**components.send_kwargs(screen))
                 message_id = sent.message_id or (await interaction.original_response()).id
@@ -243,6 +253,17 @@ class Lobby(commands.Cog):
                 return
             await self.bot.store.set_table_message(row.id, message_id, now())
             session.row.table_message_id = message_id
+
+    async def _busy(self, channel_id: int, rematch_of: int | None) -> str:
+        """Why no lobby opened: the channel's game, which for a Play again may be the very
+        rematch the presser was invited to (``/endgame`` would be wrong advice: not theirs)."""
+        if rematch_of is not None:
+            row = await self.bot.store.open_game_in_channel(channel_id)
+            if row is not None and row.settings.get("rematch_of") == rematch_of:
+                if row.status == "lobby":
+                    return f"The rematch is already open: press **Join** on it. {table_link(row)}"
+                return f"The rematch has already started. {table_link(row)}"
+        return BUSY
 
     # -- play again ------------------------------------------------------------------------------
     async def on_play_again(
@@ -259,18 +280,20 @@ class Lobby(commands.Cog):
         if seat is None or not seat.human:
             await reply(interaction, "Only the players of that game can start it again.")
             return
+        if seat.away == "kicked":
+            await reply(
+                interaction, "You were removed from that game, so you can't start it again."
+            )
+            return
         if interaction.channel_id != old.row.channel_id or interaction.guild_id is None:
             await reply(interaction, "That button doesn't belong to this channel.")
             return
         bots = [(s.user_id, s.name, s.level or "normal") for s in old.seats if not s.human]
         invited = [s.user_id for s in old.seats if s.human and s.user_id != user.id]
+        settings = {k: v for k, v in old.row.settings.items() if k != "rematched"}
+        settings["rematch_of"] = old.id  # its players pressing Play again are sent to it
         await self._open(
-            interaction,
-            old.row.kind,
-            dict(old.row.options),
-            dict(old.row.settings),
-            bots,
-            invited,
+            interaction, old.row.kind, dict(old.row.options), settings, bots, invited, old.id
         )
 
     def lobby(

@@ -699,6 +699,30 @@ class Store:
         self._revised(game_id, rev)
         return bool(timed)
 
+    async def claim_rematch(self, game_id: int) -> bool:
+        """True for the first rematch opened from this ended game, False ever after: its
+        players are pinged once, however often Play again is pressed (and its lobby
+        cancelled) on its end post."""
+
+        def script() -> Script[Any]:
+            yield lock("game", game_id)
+            row = yield one(f"SELECT settings FROM games WHERE id = ? AND {ENDED}", game_id)
+            if row is None:
+                return None
+            settings = json.loads(row[0]) if row[0] else {}
+            if settings.get("rematched"):
+                return None
+            settings["rematched"] = True
+            return (
+                yield one(
+                    f"UPDATE games SET settings = ?, {UNSEEN_BUMP} WHERE id = ? RETURNING rev",
+                    dumps(settings),
+                    game_id,
+                )
+            )
+
+        return self._revised(game_id, await self.backend.write(script))
+
     async def set_lobby_settings(self, game_id: int, settings: dict[str, Any]) -> bool:
         """Change how a lobby's game will be hosted (its bot level...); bot seats follow."""
         now = self.clock()
