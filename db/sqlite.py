@@ -16,6 +16,7 @@ never wait for its clock.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import sqlite3
@@ -221,8 +222,12 @@ def hold_file(path: str) -> int | None:
         raise StoreUnavailable(f"Cannot create {side}: {error}.") from None
     try:
         fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    except OSError as error:
         os.close(fd)
+        if error.errno not in (errno.EACCES, errno.EAGAIN):
+            # A file system without locks (some network shares): run as before, unguarded.
+            log.warning("cannot lock %s (%s): a second copy would not be noticed", side, error)
+            return None
         raise StoreUnavailable(
             f"Another copy of the bot is using the database {path}. Stop it first: two copies "
             "would answer every click twice."

@@ -262,3 +262,19 @@ async def serve():
 
 asyncio.run(serve())
 """
+
+
+async def test_a_file_system_without_locks_runs_unguarded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Some network shares refuse POSIX locks (ENOLCK): that is no second copy, and the bot
+    must not say so and refuse to start; it runs as before, unguarded."""
+    import errno
+    import fcntl
+
+    def no_locks(fd: int, how: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "lockf", no_locks)
+    store = await Store.open(tmp_path / "games.db")
+    await store.close()
