@@ -16,7 +16,7 @@ from cogs.render.spec import Button, Embed, Row, Screen, clip, whole_lines
 from cogs.render.text import safe_name
 from cogs.replies import in_guild, reply
 from cogs.show import table_link
-from cogs.visibility import may_see, visible
+from cogs.visibility import Sight, may_see
 from db import GameRow
 from db.rows import StatRow
 
@@ -46,7 +46,8 @@ def streak_text(streak: int) -> str:
 
 
 HISTORY_SHOWN = 10  # games /history lists
-HISTORY_LOOK = 50  # the newest games looked at for them (some may be in hidden channels)
+HISTORY_LOOK = 50  # games looked at per page for them (some may be in hidden channels)
+HISTORY_PAGES = 10  # pages at most: the server's last 500 finished games
 
 
 class Stats(commands.Cog):
@@ -75,16 +76,16 @@ class Stats(commands.Cog):
         if game is not None:
             rows = [r for r in rows if r.kind == game.value]
         if not rows:
-            where = f" {GAMES[game.value].title}" if game else ""
-            await reply(interaction, f"{name} hasn't finished a{where} game on this server yet.")
+            where = f" of {GAMES[game.value].title}" if game else ""
+            await reply(interaction, f"{name} hasn't finished a game{where} on this server yet.")
             return
         played = sum(r.played for r in rows)
         won = sum(r.won for r in rows)
-        favourite = max(rows, key=lambda r: (r.played, r.won))
-        lines = [
-            f"**{played}** played · **{won}** won ({percent(won, played)})",
-            f"Favourite game: {GAMES[favourite.kind].title} ({favourite.played} played)",
-        ]
+        lines = [f"**{played}** played · **{won}** won ({percent(won, played)})"]
+        if game is None:  # of one game's rows, that game would always be "the favourite"
+            favourite = max(rows, key=lambda r: (r.played, r.won))
+            title = GAMES[favourite.kind].title
+            lines.append(f"Favourite game: {title} ({favourite.played} played)")
         embed = Embed(title=f"📊 {name} on this server", description="\n".join(lines), color=COLOR)
         hidden = await self.bot.store.is_hidden(who.id)
         for row in rows:
@@ -104,13 +105,13 @@ class Stats(commands.Cog):
         ]
         if row.ordinal is None:
             parts.append("not rated yet (rated games need two members)")
+        elif hidden:  # never ranked: no promise of a place
+            parts.append(f"rating **{shown(row.ordinal)}** (hidden from leaderboards)")
         elif row.rated < MIN_GAMES:
             parts.append(
                 f"rating {shown(row.ordinal)}, ranked after {MIN_GAMES} rated games "
                 f"({row.rated} so far)"
             )
-        elif hidden:
-            parts.append(f"rating **{shown(row.ordinal)}** (hidden from leaderboards)")
         else:
             place = await self.bot.store.rank(
                 interaction.guild_id, row.kind, row.ordinal, MIN_GAMES
@@ -185,18 +186,46 @@ class Stats(commands.Cog):
         return "\n".join(lines)
 
     # -- /history ----------------------------------------------------------------------------
+    async def _visible_history(
+        self, interaction: discord.Interaction
+    ) -> tuple[list[GameRow], int, bool]:
+        """The newest finished games the member may see (at most HISTORY_SHOWN), how many
+        were looked at, and whether older ones were left unlooked. Paged: a busy private
+        channel's games must not hide a member's own channel's older ones."""
+        assert interaction.guild_id is not None
+        sight = Sight(interaction)  # each channel decided once for all pages
+        rows: list[GameRow] = []
+        looked = 0
+        last: GameRow | None = None
+        for _ in range(HISTORY_PAGES):
+            found = await self.bot.store.history(
+                interaction.guild_id, limit=HISTORY_LOOK, before=last
+            )
+            looked += len(found)
+            for row in found:
+                if await sight.may_see(row.channel_id):
+                    rows.append(row)
+                    if len(rows) == HISTORY_SHOWN:
+                        return rows, looked, False
+            if len(found) < HISTORY_LOOK:
+                return rows, looked, False
+            last = found[-1]
+        return rows, looked, True
+
     @app_commands.command(name="history", description="This server's last finished games.")
     @app_commands.guild_only()
     @in_guild()
     async def history(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         # Only games whose table this member could see (a private channel's stay private).
-        found = await self.bot.store.history(interaction.guild_id, limit=HISTORY_LOOK)
-        rows = await visible(interaction, found, limit=HISTORY_SHOWN)
+        rows, looked, more = await self._visible_history(interaction)
         if not rows:
             # The same words whether none finished or none is in a channel the member can
             # read: true either way, and it tells nothing of private channels.
-            await reply(interaction, "No finished game on this server that you can see yet.")
+            text = "No finished game on this server that you can see yet."
+            if more:
+                text = f"None of this server's last {looked} finished games is one you can see."
+            await reply(interaction, text)
             return
         lines = []
         for row in rows:

@@ -1005,13 +1005,22 @@ class Store:
         )
         return 1 + (int(row[0]) if row else 0)
 
-    async def history(self, guild_id: int, limit: int = 10) -> list[GameRow]:
-        """The server's last finished games, newest first (index games_history)."""
+    async def history(
+        self, guild_id: int, limit: int = 10, before: GameRow | None = None
+    ) -> list[GameRow]:
+        """The server's last finished games, newest first (index games_history); ``before``:
+        the page after that game (the last of the previous page)."""
+        after = ""
+        args: tuple[Any, ...] = ()
+        if before is not None:
+            after = " AND (finished_at < ? OR (finished_at = ? AND id < ?))"
+            args = (before.finished_at, before.finished_at, before.id)
         rows = await self._read(
             many(
                 f"SELECT {GAME_COLUMNS} FROM games WHERE guild_id = ? AND status = 'finished'"
-                " AND announced = 1 ORDER BY finished_at DESC LIMIT ?",
+                f" AND announced = 1{after} ORDER BY finished_at DESC, id DESC LIMIT ?",
                 guild_id,
+                *args,
                 limit,
             )
         )
