@@ -23,7 +23,7 @@ from engine.rng import Rng
 from engine.testing import playout
 
 PLAYERS = ["ann", "bea"]
-GAMES = 2000
+GAMES = 1000  # meets every result (checked) in half the time of 2,000
 ROUND_TRIP_GAMES = 300  # of those, the ones saved and reloaded at every step
 RESULTS = {"knockout", "technical knockout", "decision", "draw"}
 
