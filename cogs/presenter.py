@@ -402,13 +402,34 @@ class Presenter:
         await self.bot.store.set_table_message(session.id, message_id, posted)
         if old is not None:
             try:
+                # No embed left: the old picture's turn and countdown would go on reading
+                # as live ("Time runs out 2 hours ago") above the notice.
                 await channel.get_partial_message(old).edit(
-                    content="The table moved down ⬇️",
+                    content=f"The table moved down ⬇️ {show.table_link(session.row)}",
+                    embed=None,
                     view=None,
                     allowed_mentions=discord.AllowedMentions.none(),
                 )
             except discord.HTTPException:
                 pass
+        if session.row.nudge_message_id is not None:
+            await self._relink_reminder(session)
+
+    async def _relink_reminder(self, session: Session) -> None:
+        """The turn reminder's link leads to the reposted table (an edit pings nobody)."""
+        row = session.row
+        game = session.game
+        live = game is not None and row.status == "active"
+        awaited = set(session.hosted.awaited(game)) if live and game is not None else set()
+        users = [int(p) for p in row.clocks.get("nudged", []) if p in awaited]
+        if not users or row.nudge_message_id is None:
+            return
+        try:
+            await self.edit(
+                row.channel_id, row.nudge_message_id, show.nudge_screen(session, users, ping=False)
+            )
+        except discord.HTTPException as error:
+            log.info("game %s: moving the reminder's link failed: %s", session.id, error)
 
     # -- the DMs --------------------------------------------------------------------------
     async def update_dms(self, session: Session) -> bool:

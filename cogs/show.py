@@ -10,7 +10,7 @@ from typing import Any
 from cogs import ids
 from cogs.clock import now
 from cogs.render.screens import hand_screen, table_screen
-from cogs.render.spec import Screen
+from cogs.render.spec import Button, Screen
 from cogs.sessions import Session
 from cogs.timing import deadline_shown
 from db import GameRow
@@ -158,4 +158,17 @@ def dm_key(session: Session, user_id: int) -> Any:
         tuple(session.hosted.renderer.private_lines(view, session.names)),
         session.row.status,
         away,
+        session.row.table_message_id,  # its "[table]" link: a reposted table moves it
+    )
+
+
+def nudge_screen(session: Session, users: list[int], ping: bool = True) -> Screen:
+    """The turn reminder: who is awaited, a link to the table, a button to stop them."""
+    row = session.row
+    who = ", ".join(f"<@{u}>" for u in users)
+    return Screen(
+        content=f"{who}, your turn in {session.hosted.title} #{row.id}: "
+        f"[to the table]({table_link(row)})",
+        rows=[[Button("Stop reminding me", ids.nudges_off(row.id), emoji="🔕")]],
+        ping=users if ping else [],
     )

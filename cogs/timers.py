@@ -24,13 +24,11 @@ import discord
 from discord.ext import commands
 
 import engine.bots
-from cogs import ids
+from cogs import show
 from cogs.clock import now
 from cogs.presenter import DRAW_LEASE_POLLS, ENDED_UNSHOWN_WITHIN
-from cogs.render.spec import Button, Screen
 from cogs.replies import log_failure
 from cogs.sessions import STRIKES_TO_BOT, Session, Shown
-from cogs.show import table_link
 from db import StaleVersion
 from engine import Event, IllegalAction
 
@@ -368,13 +366,7 @@ class Timers(commands.Cog):
                 pass  # gone already, or not ours to delete any more
             # Any other failure (a 5xx) raises: the presenter tries the reminder again later,
             # rather than leave an untrue "your turn" in the channel for good.
-        link = table_link(row)
-        who = ", ".join(f"<@{u}>" for u in users)
-        screen = Screen(
-            content=f"{who}, your turn in {session.hosted.title} #{row.id}: [to the table]({link})",
-            rows=[[Button("Stop reminding me", ids.nudges_off(row.id), emoji="🔕")]],
-            ping=users,
-        )
+        screen = show.nudge_screen(session, users)
         # Raw REST, as the presenter's edits: no View or Message objects to build and parse.
         message_id = await self.bot.presenter.send(row.channel_id, screen)
         await self.bot.store.set_nudge_message(row.id, message_id)
