@@ -201,10 +201,14 @@ class Endings(commands.Cog):
     async def catch_up(self) -> None:
         """Finish what a crash interrupted: games that ended but whose end was never posted."""
         try:
-            for row in await self.bot.store.unannounced():
+            rows = await self.bot.store.unannounced()
+            # Its table and DMs too, once, unless they show the end already: a table grown old
+            # meanwhile would otherwise be posted again, a second table of a finished game.
+            unshown = set(await self.bot.store.undrawn(ended_since=0.0)) if rows else set()
+            for row in rows:
                 session = await self.bot.sessions.get(row.id)
                 if session is not None and session.game is not None:
-                    first = row.id not in self._caught_up
+                    first = row.id not in self._caught_up and row.id in unshown
                     self._caught_up.add(row.id)
                     self.bot.presenter.update(session, table=first, dms=first, jobs=[self.announce])
         except Exception as error:

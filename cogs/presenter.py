@@ -165,6 +165,8 @@ class Presenter:
                 self._again(newest)
             elif drawing and ok and not self.bot.sessions.shared:
                 self._note_drawn(session)
+            elif drawing and ok and not session.row.is_open:
+                await self._end_shown(session)
             if (failed or not ok) and pending.retries < MAX_RETRIES:
                 # Discord kept failing: try again later, so a stored move is always shown
                 # and a post (the first table, the result) is not lost. Jobs are written to
@@ -572,6 +574,20 @@ class Presenter:
             self._marked_at = moment
             self._marking = asyncio.create_task(self.flush_drawn(), name="mark-drawn")
             self._marking.add_done_callback(lambda _: setattr(self, "_marking", None))
+
+    async def _end_shown(self, session: Session) -> None:
+        """Sharing the database, an ended game is drawn without the drawing lease (it has
+        left the cache), so nothing marked it shown, and another process (or this one after
+        a restart) redrew every end of the last hour: a second table of a finished game
+        posted once its table was old. Its end shown in full is stored at once."""
+        if session.game is None or session.shown.table != table_key(session):
+            return
+        if self._dms_to_draw(session):
+            return
+        try:
+            await self.bot.store.mark_drawn({session.id: session.row.rev}, {session.id})
+        except Exception as error:
+            log_failure(f"game {session.id}: storing that its end is shown", error)
 
     async def flush_drawn(self) -> None:
         """Store the noted revisions now (also on a graceful stop, so a restart redraws
