@@ -549,10 +549,10 @@ class Lobby(commands.Cog):
         if (missing := cannot_post(interaction)) is not None:
             await reply(interaction, f"{missing} Nothing was started.")
             return
+        lobby_message = session.row.table_message_id  # starting stores the game with none
         if not await self.sessions.start(session, now()):
             await reply(interaction, "That lobby changed meanwhile; nothing was started.")
             return
-        lobby_message = session.row.table_message_id
         closed = f"Started with {count} players — the table is below."
         try:
             await components.answer_update(interaction, self.lobby(session, closed=closed))

@@ -421,13 +421,16 @@ class Store:
         clocks: dict[str, Any] | None = None,
         wake_at: float | None = None,
     ) -> bool:
-        """Lobby -> active with the engine's first state (version 0). False if not a lobby."""
+        """Lobby -> active with the engine's first state (version 0). False if not a lobby.
+        The lobby's message stays a record; the table is a new message, and until it is
+        posted the game has none (a restart before then posts it, never draws over the
+        lobby)."""
         return await self._change(
             game_id,
             one(
                 "UPDATE games SET status = 'active', state = ?, version = 0, log = ?,"
-                " clocks = ?, wake_at = ?, updated_at = ?, rev = rev + 1"
-                " WHERE id = ? AND status = 'lobby' RETURNING rev",
+                " clocks = ?, wake_at = ?, updated_at = ?, rev = rev + 1,"
+                " table_message_id = NULL WHERE id = ? AND status = 'lobby' RETURNING rev",
                 dumps(state),
                 dumps(log),
                 dumps(clocks or {}),
