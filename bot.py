@@ -139,6 +139,7 @@ class CardBot(commands.Bot):
             # What players should still see (a move's table and DMs, a result) goes out
             # first, while the connection to Discord is still open; a stop waits this long.
             log.info("shutting down: finishing Discord updates (up to %.0f s)", SHUTDOWN_DRAIN)
+            presenter.retry_now()
             try:
                 await asyncio.wait_for(presenter.idle(), SHUTDOWN_DRAIN)
             except TimeoutError:

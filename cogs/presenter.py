@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -84,6 +85,10 @@ class Presenter:
         # Alone on the database: game -> revision shown in full, not stored yet.
         self._drawn: dict[int, int] = {}
         self._drawn_ended: set[int] = set()  # of those, games whose end was what was shown
+        # Retries waiting for their time (``call_later``), run at once by a graceful stop.
+        self._waiting: dict[int, tuple[asyncio.TimerHandle, tuple[Session, bool, int, list[Job]]]]
+        self._waiting = {}
+        self._retry_keys = itertools.count()
         self._marking: asyncio.Task[None] | None = None
         self._marked_at = float("-inf")  # loop time of the last batch stored
 
@@ -172,9 +177,11 @@ class Presenter:
                 # and a post (the first table, the result) is not lost. Jobs are written to
                 # be run again: each redoes only what is not done yet.
                 retries = pending.retries + 1
-                asyncio.get_running_loop().call_later(
-                    RETRY_AFTER * retries, self._retry, session, pending.table, retries, failed
+                key = next(self._retry_keys)
+                handle = asyncio.get_running_loop().call_later(
+                    RETRY_AFTER * retries, self._retry_waiting, key
                 )
+                self._waiting[key] = (handle, (session, pending.table, retries, failed))
             session.drop_views()  # drawn: memory per idle game stays small
         self._workers.pop(game_id, None)
 
@@ -239,9 +246,23 @@ class Presenter:
             log_failure(f"game {session.id}: end drawing", error)
             return None
 
+    def _retry_waiting(self, key: int) -> None:
+        entry = self._waiting.pop(key, None)
+        if entry is not None:
+            self._retry(*entry[1])
+
     def _retry(self, session: Session, table: bool, retries: int, jobs: list[Job]) -> None:
         self._again(session, table=table, jobs=jobs)
         self._pending[session.id].retries = retries
+
+    def retry_now(self) -> None:
+        """A graceful stop: what waits to be tried again (a round summary, a notice Discord
+        refused a moment ago) is tried now, within the stop's drain time, instead of dying
+        with the process (only tables, DMs and end posts are caught up at the next start)."""
+        waiting, self._waiting = self._waiting, {}
+        for handle, retry in waiting.values():
+            handle.cancel()
+            self._retry(*retry)
 
     def _again(
         self, session: Session, table: bool = True, dms: bool = True, jobs: list[Job] | None = None
