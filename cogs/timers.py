@@ -64,6 +64,7 @@ class Timers(commands.Cog):
         self._firing: dict[int, asyncio.Task[None]] = {}
         self._task: asyncio.Task[None] | None = None
         self._swept = now()
+        self._started = now()  # deadlines passed before this are time nobody could play in
         # Sharing the database: games this process redrew for another -> (looks so far,
         # the time it may look again), for those Discord keeps refusing.
         self._looks: dict[int, tuple[int, float]] = {}
@@ -189,6 +190,8 @@ class Timers(commands.Cog):
             if session is None or session.game is None or session.row.status != "active":
                 return False
             moment = now()
+            if (given := await self._give_back_time(session, moment)) is not None:
+                return given
             clocks = session.row.clocks
             phase = clocks.get("phase")
             if phase and phase[1] <= moment:
@@ -215,6 +218,38 @@ class Timers(commands.Cog):
                 # changes no version): look again.
                 return True
             return await self._apply(current, int(turn.player), choice, now())
+
+    def _missed(self, deadline: float) -> bool:
+        """The deadline passed while no process of this bot ran (a deploy, a crash): nobody
+        could click then. Sharing the database, one that passed just before this process
+        started was another's to fire, so only those older than a few polls count."""
+        slack = min(2 * self.bot.settings.clock_poll, 10.0) if self.sessions.shared else 0.0
+        return deadline < self._started - slack
+
+    async def _give_back_time(self, session: Session, moment: float) -> bool | None:
+        """Turn and phase clocks that ran out while the bot was away start over (in full:
+        how much was left when it stopped is not known after a crash), the table showing the
+        new deadline, instead of timing out members for time they never had. None if none."""
+        game = session.game
+        assert game is not None
+        clocks = session.row.clocks
+        given = dict(clocks)
+        phase = clocks.get("phase")
+        if phase and phase[1] <= moment and self._missed(phase[1]):
+            spec = session.hosted.phase_clock(game.view(None))
+            if spec is not None and spec[0] == phase[0]:
+                given["phase"] = [phase[0], moment + spec[1]]
+        timer = session.row.settings.get("turn_timer")
+        turn = dict(clocks.get("turn", {}))
+        missed = [p for p, t in turn.items() if t <= moment and self._missed(t)]
+        if timer and missed:
+            given["turn"] = {**turn, **{p: moment + timer for p in missed}}
+        if given == clocks:
+            return None
+        if await self.sessions.set_clocks(session, given):
+            log.info("game %s: clocks that ran out while the bot was away start over", session.id)
+            self.bot.presenter.update(session)
+        return True
 
     # -- the four clocks ------------------------------------------------------------------------
     async def _phase_over(self, session: Session, moment: float) -> bool:

@@ -1,0 +1,39 @@
+"""Turn clocks across a deploy. Before, a deadline that ran out while the bot was down timed
+the member out the moment it was back (a bot moved for them, a strike), for time in which no
+click of theirs could be answered. Now such a clock starts over, the table showing it."""
+
+from __future__ import annotations
+
+from tests.discord.driver import Table
+from tests.discord.restarts import graceful_restart
+
+
+async def test_a_deploy_does_not_spend_the_time_of_the_member_whose_turn_it_is(
+    simcord_env, make_bot
+) -> None:
+    """UNO with a 60 s turn timer: 20 s into ann's turn the owner deploys a new version
+    (SIGTERM, then a start that takes a minute). While the bot is down no click of hers can be
+    answered (Discord says "This interaction failed"), yet her deadline keeps running: the
+    moment the bot is back her turn is timed out, a bot plays for her and she gets a strike
+    (three make a bot take her seat), for time she never had. A clock should not count the
+    time the bot itself was away: after the restart she should still have about the 40 s
+    she had left."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
+    session = await table.session()
+    player = session.hosted.awaited(session.game)[0]
+    before = session.version
+    await env.advance_time(20)
+    await graceful_restart(env, make_bot, down=60)
+    await env.advance_time(5)
+    await env.settle()
+    session = await table.session()
+    seat = session.seat(int(player))
+    assert seat is not None
+    assert (session.version, seat.strikes) == (before, 0), session.public_log[-2:]
+    assert session.row.clocks["turn"][player] > env.bot.get_cog("Timers")._started
+    await env.advance_time(61)  # the full minute again, then the clock works as ever
+    await env.settle()
+    session = await table.session()
+    seat = session.seat(int(player))
+    assert seat is not None and seat.strikes == 1 and session.version > before
