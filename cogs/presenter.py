@@ -209,6 +209,8 @@ class Presenter:
         revision about to be drawn if this process took the drawing, to give it back)."""
         sessions = self.bot.sessions
         if not sessions.shared or sessions.cached(session.id) is not session:
+            if not sessions.shared:
+                self._recall_shown(session)
             return True, None
         try:
             lease = DRAW_LEASE_POLLS * self.bot.settings.clock_poll
@@ -217,6 +219,9 @@ class Presenter:
                 return False, None
             if not took:
                 session.shown = Shown()  # another process drew it last: assume nothing
+                sessions.shown_before(session.id)  # nor what this one showed before
+            else:
+                self._recall_shown(session)
             async with sessions.lock(session.id):
                 await sessions.refresh(session)
         except Exception as error:
@@ -595,6 +600,24 @@ class Presenter:
             self._marked_at = moment
             self._marking = asyncio.create_task(self.flush_drawn(), name="mark-drawn")
             self._marking.add_done_callback(lambda _: setattr(self, "_marking", None))
+
+    def _recall_shown(self, session: Session) -> None:
+        """A game the sweep dropped from memory (idle half an hour) and loaded again: what
+        still matches what it showed counts as shown. Before, its next move redrew every
+        DM, and once the DMs were an hour old (edits refused) sent each player a new one."""
+        before = self.bot.sessions.shown_before(session.id)
+        if before is None or session.game is None:
+            return
+        table, dms = before
+        shown = session.shown
+        try:
+            if shown.table is None and hash(table_key(session)) == table:
+                shown.table = table_key(session)
+            for user, key in dms.items():
+                if user not in shown.dms and hash(now_key := show.dm_key(session, user)) == key:
+                    shown.dms[user] = now_key
+        except TypeError:
+            pass
 
     async def _end_shown(self, session: Session) -> None:
         """Sharing the database, an ended game is drawn without the drawing lease (it has

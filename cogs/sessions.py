@@ -188,6 +188,9 @@ class Sessions:
         # When each cached game was last asked for (monotonic seconds): ``sweep`` drops the
         # ones nobody has asked for in a long while.
         self._touched: dict[int, float] = {}
+        # What Discord showed of games the sweep dropped, as hashes (a few bytes a game):
+        # their next move redraws only what it changed (``shown_before``).
+        self._swept_shown: dict[int, tuple[int, dict[int, int]]] = {}
         store.revised = self._revised
 
     def _revised(self, game_id: int, rev: int) -> None:
@@ -250,15 +253,34 @@ class Sessions:
         another process finished or ended: the cache holds live games only. A dropped game
         is loaded again by its next click. How many were dropped."""
         moment = time.monotonic()
-        stale = [g for g, t in self._touched.items() if moment - t > idle]
-        if self.shared and self._cache:
-            stale += await self.store.closed_among(sorted(self._cache))
+        idled = [g for g, t in self._touched.items() if moment - t > idle]
+        closed = (
+            await self.store.closed_among(sorted(self._cache))
+            if self.shared and self._cache
+            else []
+        )
         dropped = 0
-        for game_id in dict.fromkeys(stale):
+        for game_id in dict.fromkeys(idled + closed):
             if game_id not in self._locks and game_id in self._cache:
+                if game_id not in closed:  # sharing: used only if still ours to trust
+                    self._keep_shown(self._cache[game_id])
                 self.forget(game_id)
                 dropped += 1
         return dropped
+
+    def _keep_shown(self, session: Session) -> None:
+        if not session.row.is_open:
+            return
+        try:
+            dms = {user: hash(key) for user, key in session.shown.dms.items()}
+            self._swept_shown[session.id] = (hash(session.shown.table), dms)
+        except TypeError:  # an unhashable key: it is simply redrawn
+            pass
+
+    def shown_before(self, game_id: int) -> tuple[int, dict[int, int]] | None:
+        """What Discord showed of a game when the sweep dropped it (hashes of the table's
+        and each DM's key), once: the presenter marks as shown what still matches."""
+        return self._swept_shown.pop(game_id, None)
 
     def tick(self) -> int:
         """A moment, to compare with ``clocks_stored_since``."""

@@ -158,7 +158,6 @@ def dm_key(session: Session, user_id: int) -> Any:
         tuple(session.hosted.renderer.private_lines(view, session.names)),
         session.row.status,
         away,
-        session.row.table_message_id,  # its "[table]" link: a reposted table moves it
     )
 
 
