@@ -8,36 +8,8 @@ from __future__ import annotations
 
 import discord
 
-import engine
-from cogs.sessions import finishing_result
-from db import SeatRow
-from engine.testing import playout
 from tests.discord.driver import message_text
-
-
-async def finished(bot, guild_id: int, channel: int, kind: str, winner: int, loser: int) -> int:
-    """A finished two-member game of ``kind`` that ``winner`` won, stored as the bot would."""
-    for seed in range(200):
-        game = engine.new_game(kind, [str(winner), str(loser)], seed=seed)
-        playout(game, seed=seed)
-        if game.winners == [str(winner)]:
-            break
-    else:  # pragma: no cover
-        raise AssertionError("no seed gives that winner")
-    store = bot.store
-    row = await store.create_lobby(guild_id, channel, kind, winner, "x", {}, seed=seed)
-    await store.add_seat(row.id, loser, "y")
-    await store.start_game(row.id, {}, {})
-    seats = [
-        SeatRow(row.id, winner, 0, "x", False, None, None, False),
-        SeatRow(row.id, loser, 1, "y", False, None, None, False),
-    ]
-    result = finishing_result(game, seats)
-    await store.record_move(
-        row.id, 0, winner, "x", game.to_dict(), {}, status="finished", result=result
-    )
-    await store.mark_announced(row.id)
-    return row.id
+from tests.discord.test_stats import finished_game
 
 
 async def test_stats_for_one_game_does_not_call_it_the_favourite(simcord_env) -> None:
@@ -52,8 +24,8 @@ async def test_stats_for_one_game_does_not_call_it_the_favourite(simcord_env) ->
     ann = guild.add_member(env.create_user("ann"))
     bea = guild.add_member(env.create_user("bea"))
     for i in range(4):
-        await finished(env.bot, guild.id, 800 + i, "warofsuits", ann.id, bea.id)
-    await finished(env.bot, guild.id, 810, "haymaker", ann.id, bea.id)
+        await finished_game(env.bot, guild.id, 800 + i, ann.id, bea.id, "warofsuits")
+    await finished_game(env.bot, guild.id, 810, ann.id, bea.id, "haymaker")
 
     everything = message_text((await ann.slash(channel, "stats")).response)
     assert "Favourite game: A War of Suits (4 played)" in everything, everything
@@ -73,7 +45,7 @@ async def test_stats_for_a_game_not_played_reads_as_english(simcord_env) -> None
     channel = guild.create_text_channel("games")
     ann = guild.add_member(env.create_user("ann"))
     bea = guild.add_member(env.create_user("bea"))
-    await finished(env.bot, guild.id, 800, "haymaker", ann.id, bea.id)
+    await finished_game(env.bot, guild.id, 800, ann.id, bea.id, "haymaker")
     texts = []
     for kind in ("warofsuits", "ihaveit", "itemcollection"):
         answer = await ann.slash(channel, "stats", game=kind)
@@ -108,10 +80,10 @@ async def test_history_still_finds_my_channels_games_behind_a_busy_private_one(
             guild.me: discord.PermissionOverwrite(view_channel=True),
         },
     )
-    public = await finished(env.bot, guild.id, general.id, "haymaker", ann.id, bea.id)
+    public = await finished_game(env.bot, guild.id, general.id, ann.id, bea.id, "haymaker")
     await env.advance_time(60)
     for _ in range(50):
-        await finished(env.bot, guild.id, staff.id, "haymaker", bea.id, ann.id)
+        await finished_game(env.bot, guild.id, staff.id, bea.id, ann.id, "haymaker")
     answer = await eve.slash(general, "history")
     text = message_text(answer.response)
     assert answer.ephemeral
@@ -129,7 +101,7 @@ async def test_a_hidden_member_is_not_promised_a_rank(simcord_env) -> None:
     channel = guild.create_text_channel("games")
     eve = guild.add_member(env.create_user("eve"))
     bea = guild.add_member(env.create_user("bea"))
-    await finished(env.bot, guild.id, 900, "haymaker", eve.id, bea.id)
+    await finished_game(env.bot, guild.id, 900, eve.id, bea.id, "haymaker")
     hidden = await eve.slash(channel, "privacy", hide=True)
     assert hidden.ephemeral
     text = message_text((await eve.slash(channel, "stats")).response)

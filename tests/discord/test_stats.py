@@ -16,15 +16,20 @@ from engine.testing import playout
 from tests.discord.driver import Table, controls, message_text
 
 
-async def finished_game(bot, guild_id: int, channel: int, winner: int, loser: int) -> None:
-    """A finished Haymaker game between two members, stored as the bot would store it."""
-    for seed in range(50):
-        game = engine.new_game("haymaker", [str(winner), str(loser)], seed=seed)
+async def finished_game(
+    bot, guild_id: int, channel: int, winner: int, loser: int, kind: str = "haymaker"
+) -> int:
+    """A finished two-member game of ``kind`` that ``winner`` won, stored as the bot would
+    store it; its id."""
+    for seed in range(200):
+        game = engine.new_game(kind, [str(winner), str(loser)], seed=seed)
         playout(game, seed=seed)
         if game.winners == [str(winner)]:
             break
+    else:  # pragma: no cover
+        raise AssertionError("no seed gives that winner")
     store = bot.store
-    row = await store.create_lobby(guild_id, channel, "haymaker", winner, "x", {}, seed=seed)
+    row = await store.create_lobby(guild_id, channel, kind, winner, "x", {}, seed=seed)
     await store.add_seat(row.id, loser, "y")
     await store.start_game(row.id, {}, {})
     seats = [
@@ -36,6 +41,7 @@ async def finished_game(bot, guild_id: int, channel: int, winner: int, loser: in
         row.id, 0, winner, "x", game.to_dict(), {}, status="finished", result=result
     )
     await store.mark_announced(row.id)
+    return row.id
 
 
 async def test_stats_leaderboard_history_and_replay(simcord_env) -> None:
