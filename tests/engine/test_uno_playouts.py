@@ -50,7 +50,7 @@ MIXES: list[dict[str, Any]] = [
         "forced_play": True,
     },
 ]
-GAMES_PER_MIX = 200  # 2000 games in all
+GAMES_PER_MIX = 100  # 1,000 games in all
 DEEP_EVERY = 10  # every 10th game also checks views, round trips and refusals at every step
 MAX_ACTIONS = 50_000
 PUBLIC_KEYS = {
