@@ -368,3 +368,26 @@ def message_text(message: discord.Message) -> str:
         parts += [f"{f.name}\n{f.value}" for f in embed.fields]
     parts += [c.label for c in controls(message)]
     return "\n".join(parts)
+
+
+def private_channel(guild: Any, name: str, *members: Any) -> Any:
+    """A channel only ``members`` (and the bot) may see: @everyone is denied View Channel."""
+    allowed = discord.PermissionOverwrite(view_channel=True)
+    overwrites = {guild.roles["@everyone"]: discord.PermissionOverwrite(view_channel=False)}
+    overwrites.update({member: allowed for member in (*members, guild.me)})
+    return guild.create_text_channel(name, overwrites=overwrites)
+
+
+def count_edits(monkeypatch: Any) -> list[int]:
+    """The message ids the presenter edits from now on (the edits still happen)."""
+    from cogs.presenter import Presenter
+
+    edits: list[int] = []
+    edit = Presenter.edit
+
+    async def counted(self: Presenter, channel_id: int, message_id: int, screen: Any) -> None:
+        edits.append(message_id)
+        await edit(self, channel_id, message_id, screen)
+
+    monkeypatch.setattr(Presenter, "edit", counted)
+    return edits

@@ -13,9 +13,8 @@ import discord
 
 from cogs import show
 from cogs.clock import now
-from cogs.presenter import Presenter
 from cogs.render.spec import Screen
-from tests.discord.driver import Table
+from tests.discord.driver import Table, count_edits
 from tests.discord.test_uno_discord import a_move, current_player, past_first_colour
 
 
@@ -63,14 +62,7 @@ async def test_a_clean_run_redraws_nothing_after_a_restart(
     await simcord_env.settle()
     await table.bot.close()  # a graceful stop, as on SIGTERM
 
-    edits: list[int] = []
-    edit = Presenter.edit
-
-    async def counted(self: Presenter, channel_id: int, message_id: int, screen: Screen) -> None:
-        edits.append(message_id)
-        await edit(self, channel_id, message_id, screen)
-
-    monkeypatch.setattr(Presenter, "edit", counted)
+    edits = count_edits(monkeypatch)
     await simcord_env.restart_bot(make_bot())
     await simcord_env.advance_time(5)
     await simcord_env.settle()

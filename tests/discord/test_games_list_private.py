@@ -3,9 +3,7 @@ for /history and /replay."""
 
 from __future__ import annotations
 
-import discord
-
-from tests.discord.driver import message_text
+from tests.discord.driver import message_text, private_channel
 
 
 async def test_games_lists_no_game_from_a_channel_the_member_cannot_see(simcord_env) -> None:
@@ -18,15 +16,7 @@ async def test_games_lists_no_game_from_a_channel_the_member_cannot_see(simcord_
     ann = guild.add_member(env.create_user("ann"))
     bea = guild.add_member(env.create_user("bea"))
     eve = guild.add_member(env.create_user("eve"))
-    staff = guild.create_text_channel(
-        "staff",
-        overwrites={
-            guild.roles["@everyone"]: discord.PermissionOverwrite(view_channel=False),
-            ann: discord.PermissionOverwrite(view_channel=True),
-            bea: discord.PermissionOverwrite(view_channel=True),
-            guild.me: discord.PermissionOverwrite(view_channel=True),
-        },
-    )
+    staff = private_channel(guild, "staff", ann, bea)
     await ann.slash(staff, "newgame haymaker", turn_timer=0)
     await bea.click(staff.last_message, label="Join")
     await ann.click(staff.last_message, label="Start")

@@ -6,9 +6,7 @@ none; and a hidden member with fewer than three rated games was promised a place
 
 from __future__ import annotations
 
-import discord
-
-from tests.discord.driver import message_text
+from tests.discord.driver import message_text, private_channel
 from tests.discord.test_stats import finished_game
 
 
@@ -71,15 +69,7 @@ async def test_history_still_finds_my_channels_games_behind_a_busy_private_one(
     ann = guild.add_member(env.create_user("ann"))
     bea = guild.add_member(env.create_user("bea"))
     eve = guild.add_member(env.create_user("eve"))
-    staff = guild.create_text_channel(
-        "staff",
-        overwrites={
-            guild.roles["@everyone"]: discord.PermissionOverwrite(view_channel=False),
-            ann: discord.PermissionOverwrite(view_channel=True),
-            bea: discord.PermissionOverwrite(view_channel=True),
-            guild.me: discord.PermissionOverwrite(view_channel=True),
-        },
-    )
+    staff = private_channel(guild, "staff", ann, bea)
     public = await finished_game(env.bot, guild.id, general.id, ann.id, bea.id, "haymaker")
     await env.advance_time(60)
     for _ in range(50):

@@ -7,10 +7,8 @@ import random
 
 import pytest
 
-from cogs.presenter import Presenter
-from cogs.render.spec import Screen
 from tests.db.test_upgrades import at_version
-from tests.discord.driver import Table, message_text
+from tests.discord.driver import Table, count_edits, message_text
 from tests.discord.test_uno_discord import a_move, current_player, past_first_colour
 
 
@@ -39,14 +37,7 @@ async def test_a_server_upgraded_from_an_old_version_goes_on(
     await live.bot.close()
     await at_version(database, old)
 
-    edits: list[int] = []
-    edit = Presenter.edit
-
-    async def counted(self: Presenter, channel_id: int, message_id: int, screen: Screen) -> None:
-        edits.append(message_id)
-        await edit(self, channel_id, message_id, screen)
-
-    monkeypatch.setattr(Presenter, "edit", counted)
+    edits = count_edits(monkeypatch)
     await env.restart_bot(make_bot())
     await env.advance_time(5)
     await env.settle()
