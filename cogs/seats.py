@@ -74,8 +74,8 @@ class Seats(commands.Cog):
             return
         others = any(s.human and not s.is_bot and s.user_id != seat.user_id for s in session.seats)
         content = (
-            f"Leave game #{game_id}? A bot will play your seat until the end. You can take "
-            "it back at any time with **I'm back**."
+            f"Leave game #{game_id}? A bot will play your seat from now on. Changed your "
+            "mind later? Press **I'm back** while the game runs to take the seat back."
             if others
             else f"Leave game #{game_id}? You're the last member playing, so leaving ends the "
             "game as abandoned."
