@@ -49,6 +49,7 @@ class CardBot(commands.Bot):
     sessions: Sessions
     presenter: Presenter
     faces: FaceBook
+    adopt_database = False  # ``--adopt-database``: take over another application's games
 
     def __init__(self, settings: Settings, store: Store | None = None, **shards: Any) -> None:
         # Driven by interactions: no message events to parse (intents) and no message cache
@@ -75,6 +76,7 @@ class CardBot(commands.Bot):
         if getattr(self, "store", None) is None:
             self.store = await open_store(self.settings)
         self.store.clock = now
+        await self.check_owner()
         timing = Timing(self.settings.bot_pause, self.settings.uno_grace, self.settings.nudge_after)
         self.sessions = Sessions(self.store, timing)
         self.presenter = Presenter(self)
@@ -89,6 +91,30 @@ class CardBot(commands.Bot):
             await self.load_extension(extension)
         if self.settings.shard_ids is None or 0 in self.settings.shard_ids:
             await self.sync_commands()  # one process is enough (the one with shard 0)
+
+    async def check_owner(self) -> None:
+        """One bot application per database. A second one (a staging bot given production's
+        database) would take every game of the first for one of a server it was removed from,
+        and end it at its first READY; its clocks would move games it cannot show."""
+        mine = self.application_id
+        if mine is None:  # known once logged in, before this hook; never None on Discord
+            return
+        owner = await self.store.claim_owner(mine, adopt=self.adopt_database)
+        if owner != mine:
+            where = (
+                "DATABASE_URL's database"
+                if self.settings.database_url
+                else f"The database {self.settings.database_path}"
+            )
+            raise ConfigError(
+                f"{where} holds the games of another bot "
+                f"application (id {owner}), not this one (id {mine}). Two bots on one database "
+                "would end each other's games. Give this bot a database of its own. If it "
+                "replaces that bot for good, start it once with `python bot.py "
+                "--adopt-database` (stats and history stay)."
+            )
+        if self.adopt_database:
+            log.warning("this database now belongs to application %s", mine)
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild_id:
@@ -199,6 +225,11 @@ def main(argv: list[str] | None = None) -> None:
         help="play without Discord or a token, in your browser (default game: uno)",
     )
     parser.add_argument("--no-browser", action="store_true", help="print the address only")
+    parser.add_argument(
+        "--adopt-database",
+        action="store_true",
+        help="take over a database that another bot application used (its games end)",
+    )
     args = parser.parse_args(argv)
     try:
         settings = load_settings(need_token=args.playground is None)
@@ -215,6 +246,7 @@ def main(argv: list[str] | None = None) -> None:
             pass
         return
     configure_logging(settings.log_level)
+    CardBot.adopt_database = args.adopt_database
     try:
         asyncio.run(run(settings))
     except StoreUnavailable as error:

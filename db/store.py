@@ -958,6 +958,24 @@ class Store:
             )
         )
 
+    async def claim_owner(self, application_id: int, adopt: bool = False) -> int:
+        """The Discord application whose games this database holds: the first to ask, or
+        ``application_id`` when ``adopt`` hands the database over to it. Returns the owner."""
+
+        def script() -> Script[int]:
+            if adopt:
+                yield run("DELETE FROM meta WHERE key = 'application'")
+            yield run(
+                "INSERT INTO meta (key, value) VALUES ('application', ?)"
+                " ON CONFLICT (key) DO NOTHING",
+                str(application_id),
+            )
+            row = yield one("SELECT value FROM meta WHERE key = 'application'")
+            assert row is not None
+            return int(row[0])
+
+        return await self.backend.write(script)
+
     async def is_hidden(self, user_id: int) -> bool:
         row = await self._read(one("SELECT hidden FROM players WHERE user_id = ?", user_id))
         return bool(row[0]) if row else False

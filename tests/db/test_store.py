@@ -7,6 +7,7 @@ import pytest
 from db import ChannelBusy, Result, SeatChange, StaleVersion, Store
 from db.migrate import migration_files
 from db.script import Script, one, run, single
+from tests.db.test_upgrades import downgrade
 
 
 @pytest.fixture
@@ -45,18 +46,6 @@ async def test_reopening_does_not_reapply_migrations(database: str) -> None:
     assert loaded is not None and loaded.options == {"target": 300} and loaded.seed == 7
 
 
-async def undo_migrations_after(store: Store, version: int) -> None:
-    """The schema back as it was at ``version`` (what the later migrations added, removed)."""
-    undo = {
-        6: "DROP INDEX games_undrawn_ended",
-        7: "ALTER TABLE moves DROP COLUMN notes",
-    }
-    for number in sorted(undo, reverse=True):
-        if number > version:
-            await store.backend.write(single(run(undo[number])))
-    await store.backend.write(single(run(f"PRAGMA user_version = {version}")))
-
-
 async def test_running_games_count_as_shown_after_the_upgrade(tmp_path) -> None:
     """Before migration 5, nothing stored what a lone bot had shown: its first start after
     the upgrade redraws none of the running games, but from then on any change it stores
@@ -66,7 +55,7 @@ async def test_running_games_count_as_shown_after_the_upgrade(tmp_path) -> None:
     game = await store.create_lobby(1, 10, "uno", 100, "Ann", {}, seed=1)
     await store.start_game(game.id, {"n": 0}, {})
     await store.backend.write(single(run("UPDATE games SET drawn = 0")))
-    await undo_migrations_after(store, 4)
+    await downgrade(store, 4)
     await store.close()
 
     store = await Store.open(path)
@@ -90,7 +79,7 @@ async def test_games_ended_before_the_upgrade_count_as_shown(tmp_path) -> None:
     await store.start_game(ended.id, {"n": 0}, {})
     await store.end_game(ended.id, "ended")
     await store.backend.write(single(run("UPDATE games SET drawn = 0")))
-    await undo_migrations_after(store, 5)
+    await downgrade(store, 5)
     await store.close()
 
     store = await Store.open(path)
@@ -293,3 +282,11 @@ async def test_writes_that_change_nothing_shown_keep_a_shown_game_shown(tmp_path
         assert await store.undrawn() == [game.id]  # a move still is shown news
     finally:
         await store.close()
+
+
+async def test_the_first_application_owns_the_database_until_one_adopts_it(store: Store) -> None:
+    assert await store.claim_owner(1) == 1  # the first start claims it
+    assert await store.claim_owner(1) == 1
+    assert await store.claim_owner(2) == 1  # another application is told whose it is
+    assert await store.claim_owner(2, adopt=True) == 2  # --adopt-database
+    assert await store.claim_owner(1) == 2

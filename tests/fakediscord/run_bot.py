@@ -1,6 +1,6 @@
 """Runs a bot against FakeDiscord instead of discord.com.
 
-    python tests/fakediscord/run_bot.py <fake_base_url> [--module bot|sample_bot]
+    python tests/fakediscord/run_bot.py <fake_base_url> [--module bot|sample_bot] [bot's options]
 
 Points discord.py's REST base (`discord.http.Route.BASE`, which also serves `/gateway/bot`), its
 default gateway and its CDN base at the fake, confines every socket of this process to loopback,
@@ -283,7 +283,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base_url", help="FakeDiscord.base_url, e.g. http://127.0.0.1:8123")
     parser.add_argument("--module", default="bot", help="module whose main() runs the bot")
-    args = parser.parse_args(argv)
+    # The rest of the line is the bot's own (``--adopt-database``...).
+    args, rest = parser.parse_known_args(argv)
 
     confine_to_loopback()
     point_discord_at(args.base_url)
@@ -292,7 +293,7 @@ def main(argv: list[str] | None = None) -> None:
         if path not in sys.path:
             sys.path.insert(0, path)
     module = importlib.import_module(args.module)
-    del sys.argv[1:]  # the bot's own command line is empty here: these were run_bot's
+    sys.argv[1:] = rest  # the bot's own command line: without run_bot's arguments
     seed = os.environ.get("RUN_BOT_SEED")  # tests: pinned deals
     if seed:
         pin_deals(seed)
