@@ -29,6 +29,7 @@ from cogs.clock import now
 from cogs.presenter import DRAW_LEASE_POLLS, ENDED_UNSHOWN_WITHIN
 from cogs.replies import log_failure
 from cogs.sessions import STRIKES_TO_BOT, Session, Shown
+from cogs.timing import wake_at
 from db import StaleVersion
 from engine import Event, IllegalAction
 
@@ -98,6 +99,8 @@ class Timers(commands.Cog):
         # one's: look every CLOCK_POLL_SECONDS, so a process that dies has its clocks fired
         # by another within that time (or the lease, for one it was firing).
         idle = min(IDLE, self.bot.settings.clock_poll) if self.sessions.shared else IDLE
+        if not self.sessions.shared:
+            await self._drop_old_claims()
         while not self.bot.is_closed():
             delay = idle
             self._woken = False
@@ -131,6 +134,19 @@ class Timers(commands.Cog):
                 await asyncio.sleep(delay)
             finally:
                 self._sleeping = False
+
+    async def _drop_old_claims(self) -> None:
+        """Alone on the database, claims a stopped process left (a lease ahead of the clocks,
+        taken just before a kill -9 or a graceful stop) protect against nobody: each game
+        wakes at its nearest clock again, so a bot's move is not held up for a lease."""
+        try:
+            moment = now()
+            for game_id, clocks, was in await self.bot.store.wakes_between(moment, moment + LEASE):
+                nearest = wake_at(clocks)
+                if nearest is None or nearest < was:
+                    await self.bot.store.set_wake(game_id, was, nearest)
+        except Exception as error:
+            log_failure("handing back the clocks claimed before the start", error)
 
     async def redraw_orphans(self, moment: float) -> None:
         """Show the games another process stored a change to but never finished showing (it

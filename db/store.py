@@ -270,6 +270,34 @@ class Store:
         )
         return sorted(int(r[0]) for r in rows)
 
+    async def wakes_between(
+        self, start: float, end: float
+    ) -> list[tuple[int, dict[str, Any], float]]:
+        """(game, clocks, wake_at) of the games that wake in ``(start, end]``: where the
+        claims of a process that stopped (their ``wake_at`` a lease ahead) are found."""
+        rows = await self._read(
+            many(
+                "SELECT id, clocks, wake_at FROM games"
+                " WHERE wake_at IS NOT NULL AND wake_at > ? AND wake_at <= ?",
+                start,
+                end,
+            )
+        )
+        return [(int(r[0]), json.loads(r[1]) if r[1] else {}, float(r[2])) for r in rows]
+
+    async def set_wake(self, game_id: int, was: float, wake_at: float | None) -> bool:
+        """Move the game's next wake from ``was`` (unchanged meanwhile) to ``wake_at``; the
+        revision stays: nothing shown changes."""
+        row = await self._write(
+            one(
+                "UPDATE games SET wake_at = ? WHERE id = ? AND wake_at = ? RETURNING id",
+                wake_at,
+                game_id,
+                was,
+            )
+        )
+        return row is not None
+
     async def take_drawing(self, game_id: int, owner: str, lease: float) -> bool | None:
         """Take the right to draw the game's table and DMs for ``lease`` seconds: None if
         another process holds it now, else whether ``owner`` was the last to draw it (so what
