@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs import ids
 from cogs.clock import now
-from cogs.presenter import ENDED_UNSHOWN_WITHIN, THREAD_ARCHIVED
+from cogs.presenter import ENDED_UNSHOWN_WITHIN, THREAD_ARCHIVED, post_nonce
 from cogs.ratings import shown
 from cogs.render.spec import Button, Screen
 from cogs.replies import log_failure
@@ -158,9 +158,11 @@ class Endings(commands.Cog):
         return True
 
     async def _post(self, session: Session, text: str, ping: list[int], screen: Screen) -> None:
-        """The end post; in a thread Discord archived meanwhile, unarchived first."""
+        """The end post; in a thread Discord archived meanwhile, unarchived first. Posted
+        again after a crash before its flag was stored, Discord finds it by its nonce."""
+        nonce = post_nonce("end", session.id)
         try:
-            await self.bot.presenter.post(session, text, ping=ping, screen=screen)
+            await self.bot.presenter.post(session, text, ping=ping, screen=screen, nonce=nonce)
         except discord.HTTPException as error:
             if error.code != THREAD_ARCHIVED:
                 raise
@@ -169,7 +171,7 @@ class Endings(commands.Cog):
                 raise ThreadLocked(f"game {session.id}: its thread is locked") from error
             if unarchived is None:
                 raise  # failed for now: the presenter retries this job
-            await self.bot.presenter.post(session, text, ping=ping, screen=screen)
+            await self.bot.presenter.post(session, text, ping=ping, screen=screen, nonce=nonce)
 
     async def redraw_unshown(self) -> None:
         """Alone on the database, at start: show the running games whose last change the

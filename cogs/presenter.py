@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.http import MultipartParameters
@@ -64,6 +65,14 @@ class Pending:
     dms: bool = False
     jobs: list[Job] = field(default_factory=list)
     retries: int = 0
+
+
+def post_nonce(*parts: object) -> str:
+    """One post's nonce, the same on every try, across restarts: made of what identifies
+    the post (the game, its version, the message it replaces). Discord answers a nonce it
+    saw in the last few minutes with the message it made then; at most 25 characters."""
+    text = "/".join(str(p) for p in parts)
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def table_key(session: Session) -> tuple[object, ...]:
@@ -421,7 +430,9 @@ class Presenter:
         channel = self.bot.get_partial_messageable(session.row.channel_id)
         old = session.row.table_message_id
         version = table_key(session)
-        message_id = await self.send(session.row.channel_id, show.table(session))
+        screen = show.table(session)
+        nonce = post_nonce("table", session.id, session.row.version, old)
+        message_id = await self.send(session.row.channel_id, screen, nonce)
         posted = now()
         # In memory first: a click on the new table may arrive while the id is being stored.
         session.row.table_message_id = message_id
@@ -519,7 +530,8 @@ class Presenter:
             # Opening the DM channel is one call, with no user lookup (no member cache needed).
             data = await self.bot.http.start_private_message(user_id)
             channel_id = int(data["id"])
-            message_id = await self.send(channel_id, screen)
+            nonce = post_nonce("dm", session.id, user_id, session.row.version, seat.dm_message_id)
+            message_id = await self.send(channel_id, screen, nonce)
             # On the seat as it is now too: a move or a seat change while we sent replaces
             # the seat object (``Sessions.apply``), and a copy without the ids would send a
             # second DM on the next update.
@@ -650,9 +662,14 @@ class Presenter:
         params = MultipartParameters(components.payload(screen), None, None)
         await self.bot.http.edit_message(channel_id, message_id, params=params)
 
-    async def send(self, channel_id: int, screen: Screen) -> int:
-        """A new message; its id."""
-        params = MultipartParameters(components.payload(screen), None, None)
+    async def send(self, channel_id: int, screen: Screen, nonce: str | None = None) -> int:
+        """A new message; its id. ``nonce``: the same for every try of one post, so a try
+        after one that landed unknown (a crash before its id was stored, an error after
+        Discord created it) gets the message back instead of making a second one."""
+        payload = components.payload(screen)
+        if nonce is not None:
+            payload.update(nonce=nonce, enforce_nonce=True)
+        params = MultipartParameters(payload, None, None)
         data = await self.bot.http.send_message(channel_id, params=params)
         return int(data["id"])
 
@@ -671,15 +688,18 @@ class Presenter:
         text: str,
         ping: list[int] | None = None,
         screen: Screen | None = None,
+        nonce: str | None = None,
     ) -> int:
         """A message in the game's channel, pinging exactly ``ping``; its id. ``screen`` may
-        add buttons."""
+        add buttons; ``nonce``: see ``send``."""
         channel = self.bot.get_partial_messageable(session.row.channel_id)
         users = [discord.Object(id=u) for u in ping or []]
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
+        # discord.py sends ``enforce_nonce`` with any nonce.
+        extra: dict[str, Any] = {"nonce": nonce} if nonce is not None else {}
         if screen is not None and screen.rows:
             view = components.to_view(screen)
-            message = await channel.send(text[:2000], allowed_mentions=mentions, view=view)
+            message = await channel.send(text[:2000], allowed_mentions=mentions, view=view, **extra)
         else:
-            message = await channel.send(text[:2000], allowed_mentions=mentions)
+            message = await channel.send(text[:2000], allowed_mentions=mentions, **extra)
         return message.id

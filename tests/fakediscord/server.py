@@ -44,6 +44,7 @@ EVERYONE_PERMISSIONS = "1071698660929"  # Discord's default @everyone set
 
 # Message flags that matter here.
 FLAG_SUPPRESS_EMBEDS = 1 << 2
+NONCE_WINDOW = 120.0  # seconds Discord keeps a post's nonce ("the past few minutes")
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
@@ -655,6 +656,8 @@ class FakeDiscord:
         self.app_emoji_uploads: list[str] = []  # names of accepted uploads, in order
         # Called with each message right after it is created or edited (benchmarks time edits).
         self.observers: list[Callable[[FakeMessage], None]] = []
+        self.nonce_hits = 0  # posts answered with the message their nonce already created
+        self._nonces: dict[tuple[int, str], tuple[int, float]] = {}  # -> (message, when)
 
         self._sessions: dict[str, _Session] = {}
         self._current: _Session | None = None
@@ -2016,7 +2019,18 @@ class FakeDiscord:
             if channel.recipient.id in self.dms_closed:
                 self.failed_dms.append((channel.recipient.id, body))
                 raise ApiError(403, 50007, "Cannot send messages to this user")
+        nonce = body.get("nonce") if body.get("enforce_nonce") else None
+        if nonce is not None:
+            # Discord: a nonce the same author used in the last few minutes returns that
+            # message, and no second one is created (a retry of a post that did land).
+            key = (channel.id, str(nonce))
+            known = self._nonces.get(key)
+            if known is not None and time.monotonic() - known[1] < NONCE_WINDOW:
+                self.nonce_hits += 1
+                return self.messages[known[0]].payload()
         message = self._new_message(channel, body, req.files)
+        if nonce is not None:
+            self._nonces[(channel.id, str(nonce))] = (message.id, time.monotonic())
         if body.get("message_reference"):
             message.type = 19  # REPLY
             message.reference = {**body["message_reference"], "channel_id": str(channel.id)}
