@@ -122,9 +122,11 @@ async def test_a_dm_sent_while_its_seat_is_replaced_is_not_sent_twice(simcord_en
     presenter = simcord_env.bot.presenter
     send = presenter.send
 
-    async def send_while_a_move_lands(channel_id: int, screen: Screen) -> int:
+    async def send_while_a_move_lands(
+        channel_id: int, screen: Screen, nonce: str | None = None
+    ) -> int:
         session.seats = [replace(s) for s in session.seats]  # what Sessions.apply does
-        return await send(channel_id, screen)
+        return await send(channel_id, screen, nonce)
 
     presenter.send = send_while_a_move_lands  # type: ignore[method-assign]
     presenter.update(session, table=False)
@@ -219,10 +221,12 @@ async def test_a_dm_sent_while_the_cached_copy_is_replaced_is_not_sent_twice(sim
     presenter = simcord_env.bot.presenter
     send = presenter.send
 
-    async def send_while_the_copy_is_replaced(channel_id: int, screen: Screen) -> int:
+    async def send_while_the_copy_is_replaced(
+        channel_id: int, screen: Screen, nonce: str | None = None
+    ) -> int:
         sessions.forget(table.game_id)  # a failed write dropped the copy ...
         await sessions.get(table.game_id)  # ... and a click loaded a new one
-        return await send(channel_id, screen)
+        return await send(channel_id, screen, nonce)
 
     presenter.send = send_while_the_copy_is_replaced  # type: ignore[method-assign]
     presenter.update(session, table=False)
