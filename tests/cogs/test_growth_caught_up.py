@@ -54,7 +54,9 @@ async def test_ends_seen_while_being_posted_are_not_remembered_for_ever(store: S
     def update(session: Any, table: bool = True, dms: bool = True, jobs: Any = None) -> None:
         queued.append((session, list(jobs or [])))
 
-    async def post(session: Any, text: str, ping: Any = None, screen: Any = None) -> int:
+    async def post(
+        session: Any, text: str, ping: Any = None, screen: Any = None, nonce: Any = None
+    ) -> int:
         posts.append(text)
         return len(posts)
 

@@ -33,7 +33,9 @@ async def two(pg_url: str) -> AsyncIterator[tuple[Store, Store]]:
 
 
 def process(store: Store, posts: list[str]) -> Endings:
-    async def post(session: Any, text: str, ping: Any = None, screen: Any = None) -> int:
+    async def post(
+        session: Any, text: str, ping: Any = None, screen: Any = None, nonce: Any = None
+    ) -> int:
         posts.append(text)
         return len(posts)
 
