@@ -142,7 +142,7 @@ class UnoRenderer(Renderer):
                 continue
             held = hands.get(p, [])
             cards = ", ".join(card_name(c) for c in held) or "no cards"
-            points = f"{last['points'].get(p, 0)} points"
+            points = plural(last["points"].get(p, 0), "point")
             full.append(f"• {names.get(p, p)}: {cards} — {points}")
             short.append(f"• {names.get(p, p)}: {plural(len(held), 'card')} — {points}")
         tail: list[str] = []
@@ -286,8 +286,8 @@ class UnoRenderer(Renderer):
     def how_won(self, view: dict[str, Any], names: Mapping[str, str], reason: str) -> str:
         target = view.get("target")
         if reason == "lowest score":
-            return f"with the lowest total when someone reached {target} points"
-        return f"by going out and reaching {target} points"
+            return f"with the lowest total when someone reached {_points(target)}"
+        return f"by going out and reaching {_points(target)}"
 
     def players_text(self, view: dict[str, Any], names: Mapping[str, str]) -> str:
         # Whose move it is: those discarding (custom rule 6), else the current player.
@@ -353,5 +353,9 @@ def goal(view: dict[str, Any]) -> str:
     """How the game is won, in a few words."""
     target = view.get("target") or view.get("options", {}).get("target")
     if view.get("scoring") == "lowest":
-        return f"ends when someone reaches {target} points, lowest total wins"
-    return f"first to {target} points"
+        return f"ends when someone reaches {_points(target)}, lowest total wins"
+    return f"first to {_points(target)}"
+
+
+def _points(target: Any) -> str:
+    return plural(int(target), "point") if isinstance(target, int) else f"{target} points"
