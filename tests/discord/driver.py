@@ -6,6 +6,7 @@ a table button, the "Play" picker (ephemeral) step by step, or the buttons in th
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -147,6 +148,19 @@ class Table:
         session = await self.session()
         assert session.game is not None
         return session.game
+
+    async def set_state(self, **state: Any) -> None:
+        """Put the running game in a chosen position (engine state keys, JSON round-tripped
+        as a load from the database would be) and redraw its table and DMs."""
+        session = await self.session()
+        assert session.game is not None
+        data = session.game.to_dict()
+        data["state"].update(state)
+        session.game = engine.load(json.loads(json.dumps(data)))
+        session.shown.table = None
+        session.shown.dms.clear()
+        await self.bot.presenter.refresh_table(session)
+        await self.bot.presenter.update_dms(session)
 
     def table_message(self) -> discord.Message:
         message_id = self.table_id

@@ -2,22 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import engine
 import engine.games.haymaker
 from tests.discord.driver import Table, controls, target_of
-
-
-async def set_position(table: Table, **state: Any) -> None:
-    session = await table.session()
-    data = session.game.to_dict()
-    data["state"].update(state)
-    session.game = engine.load(data)
-    session.shown.table = None
-    session.shown.dms.clear()
-    await table.bot.presenter.refresh_table(session)
-    await table.bot.presenter.update_dms(session)
 
 
 async def test_pass_does_not_promise_a_draw_from_an_empty_deck(simcord_env) -> None:
@@ -29,8 +16,7 @@ async def test_pass_does_not_promise_a_draw_from_an_empty_deck(simcord_env) -> N
     ann, bea = (await table.game()).players
     ann_hand, bea_hand = ["3C", "7C"], ["2H", "9S"]
     rest = [c for c in engine.games.haymaker.full_deck() if c not in ann_hand + bea_hand]
-    await set_position(
-        table,
+    await table.set_state(
         attacker=ann,
         phase="attack",
         hands={ann: ann_hand, bea: bea_hand},

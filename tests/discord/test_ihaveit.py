@@ -7,7 +7,6 @@ the scenario relies on before using it.
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from types import SimpleNamespace
@@ -15,7 +14,6 @@ from typing import Any
 
 import pytest
 
-import engine
 from cogs import ids
 from cogs.hosting import renderer_for
 from cogs.render.ihaveit import rank_name
@@ -257,17 +255,6 @@ async def test_full_game_to_the_end_with_secrets_kept(simcord_env, monkeypatch) 
     assert [seq for seq, _, _ in stored] == list(range(1, moves + 1))
 
 
-async def set_game_state(table: Table, **state: Any) -> None:
-    session = await table.session()
-    data = session.game.to_dict()
-    data["state"].update(state)
-    session.game = engine.load(json.loads(json.dumps(data)))
-    session.shown.table = None
-    session.shown.dms.clear()
-    await table.bot.presenter.refresh_table(session)
-    await table.bot.presenter.update_dms(session)
-
-
 async def test_the_takers_dm_drops_the_lead_limit_once_the_lead_is_made(simcord_env) -> None:
     """Before: the taker's DM went on showing the restricted lead's limit after the lead (it
     was redrawn only when their hand or turn changed)."""
@@ -280,8 +267,7 @@ async def test_the_takers_dm_drops_the_lead_limit_once_the_lead_is_made(simcord_
     }
     used = {c for h in hands.values() for c in h} | {"KC"}
     pile = [c for c in standard_deck() if c not in used]
-    await set_game_state(
-        table,
+    await table.set_state(
         hands=hands,
         pile=pile,
         discard=[],

@@ -2,23 +2,8 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-import engine
 from engine.cards import standard_deck
 from tests.discord.driver import Table, message_text
-
-
-async def set_game_state(table: Table, **state: Any) -> None:
-    session = await table.session()
-    data = session.game.to_dict()
-    data["state"].update(state)
-    session.game = engine.load(json.loads(json.dumps(data)))
-    session.shown.table = None
-    session.shown.dms.clear()
-    await table.bot.presenter.refresh_table(session)
-    await table.bot.presenter.update_dms(session)
 
 
 async def test_the_end_post_names_the_goal_that_won(simcord_env) -> None:
@@ -35,8 +20,7 @@ async def test_the_end_post_names_the_goal_that_won(simcord_env) -> None:
     }
     used = {c for h in hands.values() for c in h} | {"KH", "3C"}
     pile = ["KH", *[c for c in standard_deck() if c not in used]]
-    await set_game_state(
-        table,
+    await table.set_state(
         hands=hands,
         pile=pile,
         discard=[],
@@ -70,8 +54,7 @@ async def test_the_decliners_dm_speaks_to_them_in_the_second_person(simcord_env)
     }
     used = {c for h in hands.values() for c in h} | {"KC"}
     pile = [c for c in standard_deck() if c not in used]
-    await set_game_state(
-        table,
+    await table.set_state(
         hands=hands,
         pile=pile,
         discard=[],
