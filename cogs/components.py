@@ -20,6 +20,7 @@ from discord.webhook.async_ import async_context
 
 from cogs import ids, replies
 from cogs.render.spec import Button, Embed, Screen, Select
+from cogs.render.text import plain
 
 Handler = Callable[[discord.Interaction, ids.Parsed, list[str]], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}  # id prefix -> handler, filled by the cogs as they load
@@ -97,7 +98,7 @@ def to_view(screen: Screen) -> discord.ui.View:
 
 def _button(spec: Button, row: int) -> discord.ui.Item[Any]:
     button: discord.ui.Button[Any] = discord.ui.Button(
-        label=spec.label,
+        label=plain(spec.label),
         custom_id=spec.custom_id,
         style=STYLES[spec.style],
         emoji=spec.emoji,
@@ -110,12 +111,15 @@ def _button(spec: Button, row: int) -> discord.ui.Item[Any]:
 def _select(spec: Select, row: int) -> discord.ui.Item[Any]:
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=spec.custom_id,
-        placeholder=spec.placeholder[:150],
+        placeholder=plain(spec.placeholder)[:150],
         min_values=spec.min_values,
         max_values=spec.max_values,
         options=[
             discord.SelectOption(
-                label=c.label, value=c.value, description=c.description, emoji=c.emoji
+                label=plain(c.label),
+                value=c.value,
+                description=plain(c.description) if c.description else None,
+                emoji=c.emoji,
             )
             for c in spec.options
         ],
@@ -174,16 +178,16 @@ def _row_json(row: Button | Select | list[Button]) -> dict[str, Any]:
                 {
                     "type": 3,
                     "custom_id": row.custom_id,
-                    "placeholder": row.placeholder[:150],
+                    "placeholder": plain(row.placeholder)[:150],
                     "min_values": row.min_values,
                     "max_values": row.max_values,
                     "options": [
                         {
                             k: v
                             for k, v in (
-                                ("label", c.label),
+                                ("label", plain(c.label)),
                                 ("value", c.value),
-                                ("description", c.description),
+                                ("description", plain(c.description) if c.description else None),
                                 ("emoji", _emoji_json(c.emoji)),
                             )
                             if v is not None
@@ -202,7 +206,7 @@ def _row_json(row: Button | Select | list[Button]) -> dict[str, Any]:
                 for k, v in (
                     ("type", 2),
                     ("style", STYLES[b.style].value),
-                    ("label", b.label),
+                    ("label", plain(b.label)),
                     ("custom_id", b.custom_id),
                     ("disabled", b.disabled),
                     ("emoji", _emoji_json(b.emoji)),

@@ -31,8 +31,19 @@ def plural(n: int, word: str) -> str:
 
 
 _MARKDOWN = re.compile(r"([\\*_~|`>\[\]()#])")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+# Control and direction characters go; the zero-width joiners (U+200C, U+200D) stay: emoji
+# sequences (🏳️‍🌈) and Persian or Indic names are written with them.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 MAX_NAME = 32  # Discord display names are at most 32 characters
+
+
+_ESCAPED = re.compile(r"\\([\\*_~|`>\[\]()#])")
+
+
+def plain(text: str) -> str:
+    """Text for a button or a select, where markdown never renders: the backslashes that
+    ``safe_name`` put before markdown characters would show ("cool\\_guy"), so they go."""
+    return _ESCAPED.sub(r"\1", text)
 
 
 def safe_name(raw: str) -> str:
