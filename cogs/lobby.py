@@ -23,7 +23,7 @@ from cogs.hosting import GAMES, Hosted
 from cogs.presenter import Job
 from cogs.render.screens import lobby_screen
 from cogs.render.spec import Button, Screen, clip, whole_lines
-from cogs.render.text import safe_name
+from cogs.render.text import plural, safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from cogs.show import table_link
@@ -289,7 +289,10 @@ class Lobby(commands.Cog):
             await reply(interaction, "That button doesn't belong to this channel.")
             return
         bots = [(s.user_id, s.name, s.level or "normal") for s in old.seats if not s.human]
-        invited = [s.user_id for s in old.seats if s.human and s.user_id != user.id]
+        # Not a member the host kicked: they may not open it either.
+        invited = [
+            s.user_id for s in old.seats if s.human and s.user_id != user.id and s.away != "kicked"
+        ]
         settings = {k: v for k, v in old.row.settings.items() if k != "rematched"}
         settings["rematch_of"] = old.id  # its players pressing Play again are sent to it
         await self._open(
@@ -774,7 +777,7 @@ class Lobby(commands.Cog):
             state = "waiting in the lobby" if row.status == "lobby" else "in progress"
             link = table_link(row)
             lines.append(
-                f"**#{row.id} {title}** in <#{row.channel_id}> — {len(seats)} players, "
+                f"**#{row.id} {title}** in <#{row.channel_id}> — {plural(len(seats), 'player')}, "
                 f"{state} · [table]({link})"
             )
         listed = whole_lines(lines, 4000, "more games", total=len(rows))
