@@ -148,14 +148,14 @@ def dm_key(session: Session, user_id: int) -> Any:
             # Others' moves in a simultaneous phase change the version but not this DM: its
             # buttons still count (``Session.unchanged_since``) and it shows no "waiting for".
             renderer = session.hosted.renderer
-            turn = ("since", since[1], tuple(renderer.private_lines(view, session.names)))
+            turn = ("since", since[1], tuple(renderer.private_lines(view, session.names, player)))
     return (
         tuple(view.get("hand", [])),
         turn,
         tuple(session.notes(user_id)),
         # What the game tells this player alone (I Have It's lead limit, a tenth card): the
         # DM says it, so it is redrawn when that goes too, not only when the hand changes.
-        tuple(session.hosted.renderer.private_lines(view, session.names)),
+        tuple(session.hosted.renderer.private_lines(view, session.names, player)),
         session.row.status,
         away,
     )

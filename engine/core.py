@@ -243,7 +243,8 @@ class Game:
                 raise IllegalAction(f"You cannot choose {', '.join(unknown)} for that.")
             if not pick.min <= len(chosen) <= pick.max:
                 if pick.min == pick.max:
-                    raise IllegalAction(f"Choose exactly {pick.min} card(s).")
+                    many = "card" if pick.min == 1 else "cards"
+                    raise IllegalAction(f"Choose exactly {pick.min} {many}.")
                 raise IllegalAction(f"Choose between {pick.min} and {pick.max} cards.")
             return action, chosen
         raise IllegalAction("That move is not available right now.")

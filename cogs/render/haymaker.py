@@ -158,7 +158,9 @@ class HaymakerRenderer(Renderer):
         return f"{head}\nDiscard piles (the score): {scores}"
 
     # -- the private hand ----------------------------------------------------------------------
-    def private_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+    def private_lines(
+        self, view: dict[str, Any], names: Mapping[str, str], reader: str | None = None
+    ) -> list[str]:
         hand = view.get("hand", [])
         lines = [f"All your cards add up to {strength(hand)}."] if hand else []
         attack = view.get("attack")

@@ -117,7 +117,9 @@ class IHaveItRenderer(Renderer):
         return f"🏆 **{names.get(winner, winner)}** wins: {how}.\nScores: {table}"
 
     # -- the private hand ----------------------------------------------------------------------
-    def private_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+    def private_lines(
+        self, view: dict[str, Any], names: Mapping[str, str], reader: str | None = None
+    ) -> list[str]:
         hand = view.get("hand", [])
         lines = []
         if hand:
@@ -130,11 +132,10 @@ class IHaveItRenderer(Renderer):
         limit = view.get("lead_limit")
         current = view.get("current")
         if limit and current:
-            # Only the decliner and the taker get the limit; the view does not say which of
-            # the two is reading, so the line names the decliner either way.
-            who = names.get(current, current)
+            # Only the decliner (who leads under it) and the taker get the limit.
+            who = "Your" if reader == current else f"{names.get(current, current)}'s"
             lines.append(
-                f"🔒 {who}'s lead: a single or a pair of rank **{rank_name(limit)}** or lower "
+                f"🔒 {who} lead: a single or a pair of rank **{rank_name(limit)}** or lower "
                 "(anything if there is none)."
             )
         return lines

@@ -194,7 +194,9 @@ class ItemCollectionRenderer(Renderer):
         return clip("\n".join([head, *rows]), 1024)
 
     # -- the private hand -----------------------------------------------------------------
-    def private_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+    def private_lines(
+        self, view: dict[str, Any], names: Mapping[str, str], reader: str | None = None
+    ) -> list[str]:
         hand = view.get("hand", [])
         lines = []
         if hand:

@@ -207,7 +207,7 @@ class Renderer:
     ) -> Embed:
         hand = view.get("hand", [])
         lines = [f"**Your hand** ({plural(len(hand), 'card')}):", self.hand_text(hand)]
-        lines += self.private_lines(view, names)
+        lines += self.private_lines(view, names, reader)
         prompt = view.get("prompt")
         if prompt and not view.get("finished"):
             lines += ["", personal(prompt, reader, names)]
@@ -221,5 +221,8 @@ class Renderer:
             footer=where,
         )
 
-    def private_lines(self, view: dict[str, Any], names: Mapping[str, str]) -> list[str]:
+    def private_lines(
+        self, view: dict[str, Any], names: Mapping[str, str], reader: str | None = None
+    ) -> list[str]:
+        """What the game tells the player ``reader`` alone, below their hand."""
         return []

@@ -472,9 +472,10 @@ class Uno(Game):
         more than are still owed); a smaller hand discards them all in one choice."""
         k = self.discarders[s]
         tokens = self._tokens(s)
+        owed = f"{k} card" if k == 1 else f"{k} cards"
         if len(tokens) <= DISCARD_AT_ONCE:
-            return Action("discard", f"Discard {k} card(s)", Pick(tokens, k, k))
-        return Action("discard", f"Discard {k} card(s), some at a time", Pick(tokens, 1, k))
+            return Action("discard", f"Discard {owed}", Pick(tokens, k, k))
+        return Action("discard", f"Discard {owed}, some at a time", Pick(tokens, 1, k))
 
     def _tokens(self, s: int) -> list[str]:
         """Pick options for a discard: card codes, the k-th copy suffixed ``_k``."""

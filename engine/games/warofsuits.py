@@ -421,7 +421,8 @@ class WarOfSuits(Game):
                 self.hands[s], self.decks[s] = [], []
                 text = (
                     f"{SIDE_NAMES[1 - s]} has run out of cards: {self._who(s)} adds its "
-                    f"remaining {len(rest)} cards to its victory pile."
+                    f"remaining {len(rest)} {'card' if len(rest) == 1 else 'cards'} to its "
+                    "victory pile."
                 )
                 events.append(Event(text))
         self._update_scores()

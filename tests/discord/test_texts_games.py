@@ -1,0 +1,97 @@
+"""Texts: what the table and the end of a game say, game by game."""
+
+from __future__ import annotations
+
+from tests.discord.driver import Table, message_text
+
+
+async def test_warofsuits_says_remaining_1_cards(simcord_env) -> None:
+    """Red has run out of cards while Black still holds one Ace; Black accepts the loss of
+    the last battle and the table's Recent log reads "Black (bea) adds its remaining 1 cards
+    to its victory pile." It should say "its remaining card" (or "1 card")."""
+    table = await Table.start(simcord_env, "warofsuits", 2, seed=1)
+    _red, black = (await table.game()).players
+    piles = [
+        "QD 2S 3D AC 6H 4C KH 9C 4H 2C 10H 3S 7D 6C JD 8S KD 7S JH 4S 9D 9H KS 8D 3C".split(),
+        "2H 10S AD QC 2D JC 5D QS AH 5S 4D 5C 7H 8C 3H 10C 8H KC 5H 6S 6D 9S 10D JS".split(),
+    ]
+    await table.set_state(
+        decks=[[], []],
+        hands=[[], ["AS"]],
+        field=[["QH"], ["7C"]],
+        piles=piles,
+        pending=[None, None],
+        doubled=[False, False],
+        turn=1,
+        ace=None,
+        phase="react",
+        battle=25,
+        last={"winner": 1, "field": [["10D"], ["JS"]]},
+    )
+    await table.act(black, "accept", via="picker")
+    game = await table.game()
+    assert game.finished
+    await simcord_env.settle()
+    shown = "\n".join(message_text(m) for m in table.channel.history())
+    assert "adds its remaining" in shown, shown
+    assert "remaining 1 cards" not in shown, shown
+
+
+async def test_uno_discard_button_says_card_s(simcord_env) -> None:
+    """Custom rule 5 leaves bea one card over 7: her move picker offers a button reading
+    "Discard 1 card(s)" (and then a menu with that placeholder). It should read
+    "Discard 1 card"."""
+    from cogs import ids
+    from tests.discord.driver import controls, target_of
+
+    table = await Table.start(simcord_env, "uno", 2, seed=1, custom_wilds=1, custom_rules="5")
+    ann, bea = (await table.game()).players
+    await table.set_state(h=["WC5 R3 R4", "G1 G2 G3 G4 G5 G6 G7 G8"], x="R7", c="R", t=0, ph="play")
+    game = await table.game()
+    play = next(a.id for a in game.legal_actions(ann) if a.id.startswith("play:WC5"))
+    await table.act(ann, play, via="picker")
+    game = await table.game()
+    assert any(a.id == "discard" for a in game.legal_actions(bea)), game.legal_actions(bea)
+    member = table.members[bea]
+    table_msg = table.table_message()
+    root = next(c for c in controls(table_msg) if target_of(c.custom_id) == ids.ROOT)
+    picker = await member.click(table_msg, custom_id=root.custom_id)
+    labels = [c.label for c in controls(picker.response)]
+    discard = [label for label in labels if label.startswith("Discard")]
+    assert discard, labels
+    assert discard[0] == "Discard 1 card", discard[0]
+
+
+async def test_ihaveit_decliners_own_dm_names_them_in_the_third_person(simcord_env) -> None:
+    """bea declines ann's King; bea now leads under the limit. Her own DM says
+    "**Your turn:** lead ..." and, just above it, "🔒 bea-games's lead: a single or a pair
+    of rank ... or lower" — her own name, in the third person, in a message only she reads
+    (``IHaveItRenderer.private_lines`` is not told who reads). It should say
+    "🔒 Your lead: ..."."""
+    from engine.cards import standard_deck
+
+    table = await Table.start(simcord_env, "ihaveit", 3, seed=3)
+    ann, bea, cy = (await table.game()).players
+    hands = {
+        ann: ["2C", "3D", "4H", "5S", "6C"],
+        bea: ["7C", "8D", "9H", "10S", "JC"],
+        cy: ["2D", "3H", "4S", "5C", "6D"],
+    }
+    used = {c for h in hands.values() for c in h} | {"KC"}
+    pile = [c for c in standard_deck() if c not in used]
+    await table.set_state(
+        hands=hands,
+        pile=pile,
+        discard=[],
+        in_play={"player": ann, "cards": ["KC"]},
+        current=bea,
+        phase="answer",
+        limit=None,
+        taken_by=None,
+        out=[],
+        moves=5,
+    )
+    await table.act(bea, "decline", via="table")
+    dm = message_text(table.dm_message(bea))
+    assert "🔒" in dm, dm
+    assert "bea-games's lead" not in dm, dm
