@@ -9,6 +9,8 @@ goes through the one error path in ``cogs.replies``.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -21,6 +23,8 @@ from discord.webhook.async_ import async_context
 from cogs import ids, replies
 from cogs.render.spec import Button, Embed, Screen, Select
 from cogs.render.text import plain
+
+log = logging.getLogger(__name__)
 
 Handler = Callable[[discord.Interaction, ids.Parsed, list[str]], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}  # id prefix -> handler, filled by the cogs as they load
@@ -65,10 +69,31 @@ async def dispatch(interaction: discord.Interaction, item: discord.ui.Item[Any])
         await replies.reply(interaction, INVALID)
         return
     values = [str(v) for v in item.values] if isinstance(item, discord.ui.Select) else []
+    watch = asyncio.get_running_loop().call_later(replies.ACK_WITHIN, _working_on_it, interaction)
     try:
         await handler(interaction, parsed, values)
     except Exception as error:
         await replies.report_error(interaction, error)
+    finally:
+        watch.cancel()
+
+
+def _working_on_it(interaction: discord.Interaction) -> None:
+    """The handler is slow (a database waiting on a lock): acknowledge the click now, so
+    Discord keeps it; the answer then edits the message or follows up (``_answer``)."""
+    if interaction.response.is_done() or replies.ANSWERING in interaction.extras:
+        return
+    interaction.extras[replies.DEFERRING] = asyncio.create_task(_defer(interaction))
+
+
+async def _defer(interaction: discord.Interaction) -> None:
+    kind = InteractionResponseType.deferred_message_update
+    try:
+        await _callback(interaction, {"type": kind.value})
+    except discord.HTTPException as error:
+        log.info("could not acknowledge interaction %s: %s", interaction.id, error)
+        return
+    interaction.response._response_type = kind
 
 
 DYNAMIC_ITEMS = (Control,)
@@ -238,8 +263,19 @@ async def _answer(
     interaction: discord.Interaction, kind: InteractionResponseType, data: dict[str, Any]
 ) -> None:
     response = interaction.response
+    await replies.settle(interaction)
+    if response.type == InteractionResponseType.deferred_message_update:
+        # Acknowledged already ("working on it"): the same answer by the interaction's
+        # webhook, the clicked message edited or a private message sent.
+        await _late_answer(interaction, kind, data)
+        return
     if response.is_done():
         raise discord.InteractionResponded(interaction)
+    await _callback(interaction, {"type": kind.value, "data": data})
+    response._response_type = kind  # what discord.py's own answer would have recorded
+
+
+async def _callback(interaction: discord.Interaction, body: dict[str, Any]) -> None:
     http = interaction._state.http
     await async_context.get().create_interaction_response(
         interaction.id,
@@ -247,9 +283,44 @@ async def _answer(
         session=interaction._session,
         proxy=http.proxy,
         proxy_auth=http.proxy_auth,
-        params=MultipartParameters({"type": kind.value, "data": data}, None, None),
+        params=MultipartParameters(body, None, None),
     )
-    response._response_type = kind  # what discord.py's own answer would have recorded
+
+
+async def _late_answer(
+    interaction: discord.Interaction, kind: InteractionResponseType, data: dict[str, Any]
+) -> None:
+    http = interaction._state.http
+    adapter = async_context.get()
+    app, token = interaction.application_id, interaction.token
+    if kind == InteractionResponseType.message_update:
+        await adapter.edit_original_interaction_response(
+            app,
+            token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=data,
+        )
+    else:
+        await adapter.execute_webhook(
+            app,
+            token,
+            session=interaction._session,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=data,
+        )
+
+
+async def answer_message(interaction: discord.Interaction, screen: Screen) -> int:
+    """Answer with a new public message (a lobby); its id."""
+    await replies.settle(interaction)
+    if interaction.response.is_done():
+        sent = await interaction.followup.send(wait=True, **send_kwargs(screen))
+        return sent.id
+    answered = await interaction.response.send_message(**send_kwargs(screen))
+    return answered.message_id or (await interaction.original_response()).id
 
 
 def send_kwargs(screen: Screen) -> dict[str, Any]:

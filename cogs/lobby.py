@@ -243,8 +243,7 @@ class Lobby(commands.Cog):
             elif rematch_of is not None:
                 screen.content = f"A rematch of game #{rematch_of}: press **Join** to play again."
             try:
-                sent = await interaction.response.send_message(**components.send_kwargs(screen))
-                message_id = sent.message_id or (await interaction.original_response()).id
+                message_id = await components.answer_message(interaction, screen)
             except discord.HTTPException as error:
                 # Nobody can see this lobby (the answer expired or was refused): it must not
                 # hold the channel. Nothing was shown, so nothing is left.

@@ -24,6 +24,25 @@ OOPS = "Something went wrong on my side; nothing was changed. Please try again."
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+# A click's handler that has not answered within ACK_WITHIN seconds (a database that is slow
+# now) first tells Discord "working on it" (``components.watch``), or Discord forgets the click
+# at 3 s and the player reads "This interaction failed" whatever happens to their move. Keys in
+# ``interaction.extras``: the task sending that, and a mark that the real answer is under way
+# (then no "working on it" may follow: Discord takes one first answer).
+ACK_WITHIN = 2.0
+DEFERRING = "cardtable.deferring"
+ANSWERING = "cardtable.answering"
+
+
+async def settle(interaction: discord.Interaction) -> None:
+    """Before answering: wait for a "working on it" already on its way, and mark the answer
+    as under way. Then ``interaction.response.is_done()`` says how to answer."""
+    interaction.extras[ANSWERING] = True
+    deferring = interaction.extras.get(DEFERRING)
+    if deferring is not None:
+        await deferring
+
+
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
     """Discord's limit on a message's text, by default."""
     return spec.clip(text, limit)
@@ -38,6 +57,7 @@ async def reply(interaction: discord.Interaction, text: str, **extra: Any) -> No
         **extra,
     }
     try:
+        await settle(interaction)
         if interaction.response.is_done():
             await interaction.followup.send(**kwargs)
         else:
