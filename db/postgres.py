@@ -24,9 +24,10 @@ from db.script import Op, T, Work, lock, one, run, start
 
 # Errors that mean the connection (or the server behind it) went away, not that the SQL is
 # wrong: the work may be tried again on another connection.
+# Not a timeout: that is a slow database (SLOW), told at once; tried again it made a click
+# wait twice DATABASE_TIMEOUT_SECONDS for a lock a frozen process held.
 LOST: tuple[type[BaseException], ...] = (
     OSError,
-    asyncio.TimeoutError,
     asyncpg.PostgresConnectionError,
     asyncpg.AdminShutdownError,
     asyncpg.CannotConnectNowError,
@@ -45,6 +46,8 @@ IDLE_IN_TX = 60.0
 
 
 def _lost(error: BaseException) -> bool:
+    if isinstance(error, TimeoutError):  # an OSError too, but a slow database, not a lost one
+        return False
     if isinstance(error, LOST):
         return True
     # asyncpg says "connection is closed" for a connection the server dropped.
@@ -107,7 +110,9 @@ class PostgresBackend(Backend):
                     # process that froze or lost its machine), gives up after ``timeout``:
                     # a click is answered kindly instead of waiting for ever. A session left
                     # inside a transaction (that frozen process) is ended by the server.
-                    command_timeout=timeout,
+                    # The client's timeout a little later: a lock waited for too long is
+                    # the server's clear LockNotAvailableError, not a cut-off statement.
+                    command_timeout=timeout + 1.0,
                     server_settings={
                         "lock_timeout": f"{int(timeout * 1000)}ms",
                         "idle_in_transaction_session_timeout": f"{int(IDLE_IN_TX * 1000)}ms",

@@ -12,11 +12,13 @@ lock stays held, and every later click on that game queues behind it.
 from __future__ import annotations
 
 import asyncio
+import time
 
 import asyncpg
 import pytest
 
 from db import Store, StoreError
+from db.postgres import _lost
 from tests.db.test_shared import started
 
 TIMEOUT = 1.0
@@ -49,6 +51,26 @@ async def test_a_move_waiting_for_a_stuck_game_lock_gives_up_within_the_timeout(
                 f"record_move still waiting {TIMEOUT + 4:g} s later (DATABASE_TIMEOUT_SECONDS "
                 f"is {TIMEOUT:g} s): nothing bounds a wait for a lock on PostgreSQL"
             )
+    finally:
+        if conn is not None:
+            await conn.close()
+        await store.close()
+
+
+async def test_a_stuck_game_lock_is_waited_for_once_not_twice(pg_url: str) -> None:
+    """The client's own timeout (``command_timeout``) was taken for a lost connection and
+    the move tried again: a click waited twice DATABASE_TIMEOUT_SECONDS for a lock a frozen
+    process held. A slow database is told at once, like any other."""
+    store = await Store.open(pg_url, timeout=TIMEOUT)
+    conn = None
+    try:
+        game = await started(store, 11)
+        conn, _ = await hold(pg_url, f"game:{game}")
+        began = time.monotonic()
+        with pytest.raises(StoreError):
+            await store.record_move(game, 0, 100, "x", {"n": 1}, {})
+        assert time.monotonic() - began < 1.5 * TIMEOUT + 1.0
+        assert not _lost(TimeoutError())  # the client's own timeout: slow, not lost
     finally:
         if conn is not None:
             await conn.close()
