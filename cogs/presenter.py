@@ -100,6 +100,9 @@ class Presenter:
         self._retry_keys = itertools.count()
         self._marking: asyncio.Task[None] | None = None
         self._marked_at = float("-inf")  # loop time of the last batch stored
+        # (game, member) whose hand DM went out but storing its id failed: stored by the
+        # retry, which finds the id on the seat and only edits the DM.
+        self._dm_unsaved: set[tuple[int, int]] = set()
 
     # -- asking ---------------------------------------------------------------------------
     def update(
@@ -522,6 +525,8 @@ class Presenter:
                 finally:
                     redrawn = self._landed(session.id, user_id)
                 if edited:
+                    if (session.id, user_id) in self._dm_unsaved:
+                        await self._save_dm(session, user_id, seat)
                     if redrawn:
                         self._again(session, table=False)  # ours may have hidden a newer answer
                     else:
@@ -537,7 +542,8 @@ class Presenter:
             # second DM on the next update.
             for held in self._seats(session, user_id, seat):
                 held.dm_channel_id, held.dm_message_id = channel_id, message_id
-            await self.bot.store.set_dm(session.id, user_id, channel_id, message_id)
+            self._dm_unsaved.add((session.id, user_id))
+            await self._save_dm(session, user_id, seat)
             session.shown.dms[user_id] = key
             if stale is not None:
                 with contextlib.suppress(discord.HTTPException):
@@ -547,6 +553,10 @@ class Presenter:
                 await self._dms_closed(session, user_id)
             else:
                 raise
+
+    async def _save_dm(self, session: Session, user_id: int, seat: SeatRow) -> None:
+        await self.bot.store.set_dm(session.id, user_id, seat.dm_channel_id, seat.dm_message_id)
+        self._dm_unsaved.discard((session.id, user_id))
 
     def _seats(self, session: Session, user_id: int, seat: SeatRow) -> list[SeatRow]:
         """A member's seat in every copy that may be trusted next: the one drawn, the seat as
