@@ -30,7 +30,7 @@ from cogs.presenter import DRAW_LEASE_POLLS, ENDED_UNSHOWN_WITHIN
 from cogs.replies import log_failure
 from cogs.sessions import STRIKES_TO_BOT, Session, Shown
 from cogs.timing import wake_at
-from db import StaleVersion
+from db import StaleVersion, StoreUnavailable
 from engine import Event, IllegalAction
 
 if TYPE_CHECKING:
@@ -43,6 +43,8 @@ LEASE = 30.0  # seconds a claimed game is this process's to fire
 BUSY = 0.2  # seconds before claiming again a due game whose row another transaction held
 SWEEP_EVERY = 60.0  # seconds between sweeps of the game cache (``Sessions.sweep``)
 HOUR = 3600.0  # the longest wait between two redraws of a game Discord keeps refusing
+DOWN_LOOK = 2.0  # seconds between looks while the database is unavailable
+OUTAGES_KEPT = 10  # the database's last outages remembered (deadlines in them start over)
 
 
 @dataclass(slots=True)
@@ -66,6 +68,12 @@ class Timers(commands.Cog):
         self._task: asyncio.Task[None] | None = None
         self._swept = now()
         self._started = now()  # deadlines passed before this are time nobody could play in
+        # The database's outages as this loop met them, (from, to): a deadline in one fell
+        # while every click was refused ("nothing was changed"), time nobody could play in
+        # too. ``_down_since``: the last pass that worked before the current outage.
+        self._outages: list[tuple[float, float]] = []
+        self._down_since: float | None = None
+        self._last_ok = self._started
         # Sharing the database: games this process redrew for another -> (looks so far,
         # the time it may look again), for those Discord keeps refusing.
         self._looks: dict[int, tuple[int, float]] = {}
@@ -107,6 +115,7 @@ class Timers(commands.Cog):
             try:
                 moment = now()
                 nearest = await self.bot.store.next_wake()
+                self._database_ok(moment)
                 if nearest is not None and nearest <= moment:
                     for game_id in await self.bot.store.claim_due(moment, LEASE):
                         if game_id not in self._firing:
@@ -123,6 +132,11 @@ class Timers(commands.Cog):
                 if moment - self._swept >= SWEEP_EVERY:
                     self._swept = moment
                     await self.sessions.sweep()
+            except StoreUnavailable as error:
+                if self._down_since is None:
+                    self._down_since = self._last_ok
+                    log.warning("clock pass: %s", error)  # once per outage, not every look
+                delay = min(delay, DOWN_LOOK)  # to hear soon that it is back
             except Exception as error:
                 log_failure("clock pass", error)
             if self._woken:
@@ -235,12 +249,22 @@ class Timers(commands.Cog):
                 return True
             return await self._apply(current, int(turn.player), choice, now())
 
+    def _database_ok(self, moment: float) -> None:
+        self._last_ok = moment
+        if self._down_since is not None:
+            log.info("clock pass: the database answers again")
+            self._outages = [*self._outages[-(OUTAGES_KEPT - 1) :], (self._down_since, moment)]
+            self._down_since = None
+
     def _missed(self, deadline: float) -> bool:
-        """The deadline passed while no process of this bot ran (a deploy, a crash): nobody
-        could click then. Sharing the database, one that passed just before this process
-        started was another's to fire, so only those older than a few polls count."""
+        """The deadline passed while no process of this bot ran (a deploy, a crash) or while
+        the database refused everything: nobody could click then. Sharing the database, one
+        that passed just before this process started was another's to fire, so only those
+        older than a few polls count."""
         slack = min(2 * self.bot.settings.clock_poll, 10.0) if self.sessions.shared else 0.0
-        return deadline < self._started - slack
+        if deadline < self._started - slack:
+            return True
+        return any(start <= deadline <= end for start, end in self._outages)
 
     async def _give_back_time(self, session: Session, moment: float) -> bool | None:
         """Turn and phase clocks that ran out while the bot was away start over (in full:

@@ -4,6 +4,7 @@ click of theirs could be answered. Now such a clock starts over, the table showi
 
 from __future__ import annotations
 
+from db import StoreUnavailable
 from tests.discord.driver import Table
 from tests.discord.restarts import graceful_restart
 
@@ -32,6 +33,42 @@ async def test_a_deploy_does_not_spend_the_time_of_the_member_whose_turn_it_is(
     assert seat is not None
     assert (session.version, seat.strikes) == (before, 0), session.public_log[-2:]
     assert session.row.clocks["turn"][player] > env.bot.get_cog("Timers")._started
+    await env.advance_time(61)  # the full minute again, then the clock works as ever
+    await env.settle()
+    session = await table.session()
+    seat = session.seat(int(player))
+    assert seat is not None and seat.strikes == 1 and session.version > before
+
+
+async def test_a_turn_that_ran_out_while_the_database_was_down_starts_over(
+    simcord_env, monkeypatch
+) -> None:
+    """PostgreSQL restarts (or the disk fails) while ann's 60 s turn runs out: every click of
+    hers is refused ("nothing was changed"), yet the moment the database is back her turn was
+    timed out, a bot played for her and she got a strike. Time the bot could not take a
+    click in is given back, as after a restart. (Alone on SQLite, a failed clock pass also
+    slept 5 minutes before looking again: every clock stalled that long after a blip.)"""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
+    session = await table.session()
+    player = session.hosted.awaited(session.game)[0]
+    before = session.version
+    store = env.bot.store
+    next_wake = store.next_wake
+
+    async def unavailable() -> float | None:
+        raise StoreUnavailable("PostgreSQL at localhost:5432 is unavailable")
+
+    await env.advance_time(10)
+    monkeypatch.setattr(store, "next_wake", unavailable)
+    await env.advance_time(70)  # her deadline passes while the database is down
+    monkeypatch.setattr(store, "next_wake", next_wake)
+    await env.advance_time(5)
+    await env.settle()
+    session = await table.session()
+    seat = session.seat(int(player))
+    assert seat is not None
+    assert (session.version, seat.strikes) == (before, 0), session.public_log[-2:]
     await env.advance_time(61)  # the full minute again, then the clock works as ever
     await env.settle()
     session = await table.session()
