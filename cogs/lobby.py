@@ -544,8 +544,8 @@ class Lobby(commands.Cog):
             need = cls.min_players - count
             await reply(
                 interaction,
-                f"{cls.title} needs {need} more player(s) to start. Friends can press **Join**, "
-                "or add bots with **Add bot**.",
+                f"{cls.title} needs {plural(need, 'more player')} to start. Friends can press "
+                "**Join**, or add bots with **Add bot**.",
             )
             return
         if (missing := cannot_post(interaction)) is not None:

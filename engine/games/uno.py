@@ -141,7 +141,8 @@ def parse_custom_rules(text: str, count: int) -> list[int] | None:
         raise InvalidOption("Option 'custom_rules' must not repeat a rule.")
     if len(rules) != count:
         raise InvalidOption(
-            f"Option 'custom_rules' names {len(rules)} rule(s) but 'custom_wilds' is {count}."
+            f"Option 'custom_rules' names {len(rules)} {'rule' if len(rules) == 1 else 'rules'}"
+            f" but 'custom_wilds' is {count}."
         )
     return rules
 
