@@ -88,13 +88,18 @@ from engine.games.uno_cards import (
 from engine.options import InvalidOption, Option, shown
 
 CALL_PREFIX = "play+uno:"
+# Made once per play id, but ids name players too (a swap's target): bounded, or a process
+# would keep some for every player it ever hosted.
 _CALLED: dict[str, Action] = {}
+CALLED_KEPT = 4096
 
 
 def _called(play: Action) -> Action:
     """The twin of a play that also calls UNO (offered with the next-to-last card)."""
     act = _CALLED.get(play.id)
     if act is None:
+        if len(_CALLED) >= CALLED_KEPT:
+            _CALLED.clear()
         act = _CALLED[play.id] = Action(
             CALL_PREFIX + play.id[len("play:") :], f"{play.label} and call UNO!"
         )

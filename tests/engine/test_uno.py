@@ -18,7 +18,8 @@ import pytest
 
 import engine
 from engine import IllegalAction, InvalidOption, load
-from engine.core import Event, Game
+from engine.core import Action, Event, Game
+from engine.games import uno
 from engine.games.uno import Uno
 from engine.games.uno_cards import CUSTOM_RULES, POINTS, build_deck, classic_deck, sort_hand
 from engine.testing import stacked
@@ -1034,3 +1035,12 @@ def test_a_swap_that_leaves_one_card_is_offered_with_the_uno_call() -> None:
     view = game.view()
     assert view["hand_sizes"]["ann"] == 1 and view["uno_window"] is None
     assert view["uno_called"] == ["ann"] and any("calls UNO" in e.public for e in events)
+
+
+def test_the_uno_call_twins_kept_in_memory_are_bounded() -> None:
+    """Swap plays name their target player ("play:WS:R:<player>"): the twins made once per
+    play id were kept for every player a process ever hosted, never dropped."""
+    for player in range(2 * uno.CALLED_KEPT):
+        twin = uno._called(Action(f"play:WS:R:{player}", "Wild Swap Hands"))
+        assert twin.id == f"play+uno:WS:R:{player}"
+    assert len(uno._CALLED) <= uno.CALLED_KEPT
