@@ -43,7 +43,7 @@ _ESCAPED = re.compile(r"\\([\\*_~|`>\[\]()#])")
 def plain(text: str) -> str:
     """Text for a button or a select, where markdown never renders: the backslashes that
     ``safe_name`` put before markdown characters would show ("cool\\_guy"), so they go."""
-    return _ESCAPED.sub(r"\1", text)
+    return _ESCAPED.sub(r"\1", text) if "\\" in text else text
 
 
 def safe_name(raw: str) -> str:
