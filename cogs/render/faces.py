@@ -3,6 +3,7 @@ once), or text when faces are off or not uploaded yet. No I/O: a dictionary read
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from cogs.faces.catalog import FaceLookup, NoFaces, standard_face, uno_face
@@ -45,3 +46,11 @@ def row(codes: list[str]) -> str:
     """A row of faces for a hand ("" when no face is available)."""
     shown = [f for c in codes if (f := face(c)) is not None]
     return "".join(shown) if len(shown) == len(codes) else ""
+
+
+_FACE = re.compile(r"<a?:\w+:\d+> ?")
+
+
+def strip(text: str) -> str:
+    """``text`` without its faces (the words stay): for a hand too big to show as faces."""
+    return "\n".join(line.lstrip() for line in _FACE.sub("", text).split("\n"))

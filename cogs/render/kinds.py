@@ -206,7 +206,8 @@ class Renderer:
         reader: str | None = None,
     ) -> Embed:
         hand = view.get("hand", [])
-        lines = [f"**Your hand** ({plural(len(hand), 'card')}):", self.hand_text(hand)]
+        shown = self.hand_text(hand)
+        lines = [f"**Your hand** ({plural(len(hand), 'card')}):", shown]
         lines += self.private_lines(view, names, reader)
         prompt = view.get("prompt")
         if prompt and not view.get("finished"):
@@ -214,9 +215,13 @@ class Renderer:
         if notes:
             lines += ["", "**Only you can see:**"]
             lines += [f"• {humanize(n, names)}" for n in notes[-5:]]
+        if len(text := "\n".join(lines)) > 4000:
+            # A hand too big for its faces (UNO after many draws): every card in words.
+            lines[1] = faces.strip(shown)
+            text = "\n".join(lines)
         return Embed(
             title=f"{self.emoji} {self.title} — your hand",
-            description=clip("\n".join(lines), 4000),
+            description=clip(text, 4000),
             color=self.color,
             footer=where,
         )

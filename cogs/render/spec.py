@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 # Discord limits that shape rendering.
@@ -76,8 +77,20 @@ class Screen:
         return "\n".join(parts)
 
 
+# Markup Discord draws as one thing (a custom emoji, a mention, a timestamp): never cut in
+# half, which would show its raw code instead.
+_MARKUP = re.compile(r"<(?:a?:\w+:\d+|[@#][!&]?\d+|t:-?\d+(?::\w)?|/[^<>:]+:\d+)>")
+
+
 def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text`` in ``limit`` characters, "…" marking a cut (never inside markup)."""
+    if len(text) <= limit:
+        return text
+    cut = limit - 1
+    start = text.rfind("<", 0, cut)
+    if start != -1 and (markup := _MARKUP.match(text, start)) and markup.end() > cut:
+        cut = start
+    return text[:cut] + "…"
 
 
 def whole_lines(lines: list[str], limit: int, what: str = "more", total: int = 0) -> str:
