@@ -92,21 +92,31 @@ def cannot_post(interaction: discord.Interaction) -> str | None:
     )
 
 
+# Seconds between the housekeeping passes (``Lobby.housekeeping``): at most this, and a tenth
+# of the lobby timeout when shorter, so a lobby closes close to its time.
+HOUSEKEEPING_EVERY = 60.0
+
+
 class Lobby(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
         self.sessions = bot.sessions
         self.newgame = self.build_newgame()
+        # The look at READY for servers left while away failed (the database was away):
+        # each housekeeping pass tries again until it succeeds.
+        self._left_unchecked = False
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.newgame)
         components.handle("l", self.on_lobby)
         components.handle("r", self.on_play_again)
-        self.expire_lobbies.start()
+        timeout = self.bot.settings.lobby_timeout_minutes * 60
+        self.housekeeping.change_interval(seconds=min(HOUSEKEEPING_EVERY, timeout / 10))
+        self.housekeeping.start()
 
     async def cog_unload(self) -> None:
         self.bot.tree.remove_command(self.newgame.name)
-        self.expire_lobbies.cancel()
+        self.housekeeping.cancel()
 
     # -- /newgame <game> ---------------------------------------------------------------------
     def build_newgame(self) -> app_commands.Group:
@@ -675,27 +685,32 @@ class Lobby(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        await self.end_games_of_servers_left()
+        # The database away (PostgreSQL restarting with the bot): no other READY may come for
+        # days, so the housekeeping passes try again until it is back.
+        self._left_unchecked = not await self.end_games_of_servers_left()
 
-    async def end_games_of_servers_left(self) -> None:
+    async def end_games_of_servers_left(self) -> bool:
         """A removal from a server while the bot was down is never heard (no GUILD_DELETE):
         the server is simply missing from READY, which lists every server the bot is in, even
-        those Discord cannot serve now. Their open games end as if the removal was heard."""
+        those Discord cannot serve now. Their open games end as if the removal was heard.
+        False if the database failed any of it (to be tried again)."""
         try:
             rows = await self.bot.store.open_game_guilds()
         except Exception as error:
             log_failure("looking for games of servers the bot left", error)
-            return
+            return False
         left = [
             game_id
             for game_id, guild_id in rows
             if self.bot.serves_guild(guild_id) and self.bot.get_guild(guild_id) is None
         ]
-        await self.gone(left, "the bot was removed from its server while it was away")
+        return await self.gone(left, "the bot was removed from its server while it was away")
 
-    async def gone(self, game_ids: list[int], why: str) -> None:
+    async def gone(self, game_ids: list[int], why: str) -> bool:
         """End the open games whose channel is gone: nobody could play or end them, and each
-        move would send Discord calls that can only fail. Their players' DMs say so."""
+        move would send Discord calls that can only fail. Their players' DMs say so. False if
+        ending any of them failed."""
+        done = True
         for game_id in game_ids:
             try:
                 async with self.sessions.lock(game_id):
@@ -711,6 +726,8 @@ class Lobby(commands.Cog):
                     self.bot.presenter.update(session, table=False)  # the DMs: "ended early"
             except Exception as error:
                 log_failure(f"game {game_id}: ending it ({why})", error)
+                done = False
+        return done
 
     # -- /endgame, /games --------------------------------------------------------------------
     @app_commands.command(name="endgame", description="End this channel's game (host or managers).")
@@ -784,10 +801,16 @@ class Lobby(commands.Cog):
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     # -- housekeeping -----------------------------------------------------------------------------
-    @tasks.loop(minutes=5)  # an indexed range query; a lobby closes within 5 min of its time
-    async def expire_lobbies(self) -> None:
+    @tasks.loop(seconds=HOUSEKEEPING_EVERY)  # the interval is set from the lobby timeout
+    async def housekeeping(self) -> None:
         # Never raises: an error would end this loop for good (discord.py's tasks.loop), and
         # abandoned lobbies would hold their channels until a restart.
+        if self._left_unchecked:
+            self._left_unchecked = not await self.end_games_of_servers_left()
+        await self.expire_lobbies()
+
+    async def expire_lobbies(self) -> None:
+        """Close the lobbies nobody touched for the lobby timeout (an indexed range query)."""
         cutoff = now() - self.bot.settings.lobby_timeout_minutes * 60
         try:
             stale = await self.bot.store.stale_lobbies(cutoff)

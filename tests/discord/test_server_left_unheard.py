@@ -12,6 +12,7 @@ from typing import Any
 
 from bot import create_bot
 from config import Settings
+from db import StoreUnavailable
 from tests.discord.driver import Table, controls, message_text
 
 
@@ -90,3 +91,41 @@ def test_each_process_judges_only_the_servers_of_its_own_shards() -> None:
     assert [sharded.serves_guild(on[s]) for s in range(3)] == [False, True, False]
     alone = create_bot(Settings(token="t", database_path=":memory:"))
     assert all(alone.serves_guild(on[s]) for s in range(3))
+
+
+async def test_the_look_for_servers_left_is_tried_again_after_a_database_outage(
+    simcord_env: Any, make_bot: Any, monkeypatch: Any
+) -> None:
+    """PostgreSQL restarting while the bot starts: the one look at READY for servers that
+    removed the bot failed and was never tried again, so their games stayed active (each move
+    a score of refused calls) until the next READY, perhaps days later. Now it is tried
+    again until it succeeds."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    await table.some_move()
+    await env.settle()
+    kind = type(table.bot.store)
+    await table.bot.close()
+    guild_id = table.channel.guild.id
+    _remove_unheard(env, guild_id, monkeypatch)
+    real = kind.open_game_guilds
+    looks: list[int] = []
+
+    async def down_at_first(self: Any) -> Any:
+        looks.append(1)
+        if len(looks) == 1:
+            raise StoreUnavailable("PostgreSQL at localhost:5432 is unavailable")
+        return await real(self)
+
+    monkeypatch.setattr(kind, "open_game_guilds", down_at_first)
+    await env.restart_bot(make_bot())
+    await env.settle()
+    assert looks == [1]
+    assert (await table.session()).row.status == "active"
+
+    await env.advance_time(60)
+    await env.settle()
+    assert len(looks) == 2
+    assert (await table.session()).row.status == "cancelled"
+    await env.advance_time(600)
+    assert len(looks) == 2  # done: not looked at again
