@@ -22,7 +22,7 @@ KINDS = list(GAMES)
 GAME_CHOICES = [app_commands.Choice(name=h.title, value=kind) for kind, h in GAMES.items()]
 
 
-def book_for(hosted: Hosted) -> pages.Book:
+def book_for(hosted: Hosted, nudge_after: float = pages.NUDGE_DEFAULT) -> pages.Book:
     cls = hosted.engine
     return pages.book(
         hosted.kind,
@@ -32,13 +32,15 @@ def book_for(hosted: Hosted) -> pages.Book:
         hosted.turn_timer,
         TIMER_RANGE,
         hosted.bot_levels(),
+        nudge_after=nudge_after,
     )
 
 
-def rules_screen(kind: str, index: int = 0) -> Screen:
-    """Section ``index`` of a game's rules (0: the quick start), with the menu of sections."""
+def rules_screen(kind: str, index: int = 0, nudge_after: float = pages.NUDGE_DEFAULT) -> Screen:
+    """Section ``index`` of a game's rules (0: the quick start), with the menu of sections;
+    the reminder delay said is this bot's (``NUDGE_AFTER_SECONDS``)."""
     hosted = GAMES[kind]
-    book = book_for(hosted)
+    book = book_for(hosted, nudge_after)
     index = min(max(index, 0), len(book.sections) - 1)
     section = book.sections[index]
     text = f"{book.intro}\n\n{section.body}" if index == 0 else section.body
@@ -73,7 +75,7 @@ class Rules(commands.Cog):
         if game.value not in GAMES:
             await reply(interaction, "I don't know that game.")
             return
-        screen = rules_screen(game.value)
+        screen = rules_screen(game.value, 0, self.bot.settings.nudge_after)
         await components.answer_private(interaction, screen)
 
     async def on_section(
@@ -83,7 +85,7 @@ class Rules(commands.Cog):
         if not 0 <= parsed.game < len(KINDS):
             await reply(interaction, components.INVALID)
             return
-        screen = rules_screen(KINDS[parsed.game], index)
+        screen = rules_screen(KINDS[parsed.game], index, self.bot.settings.nudge_after)
         await components.answer_update(interaction, screen)
 
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from config import Settings
 from engine import Option
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
+# The reminder delay the page itself gives (docs/rules/common.md): the setting's default.
+NUDGE_DEFAULT = Settings(token="").nudge_after
 MAX_SECTION = 4000  # an embed description holds 4096 characters
 
 
@@ -87,6 +90,11 @@ def bots_section(levels: dict[str, str]) -> Section:
     return Section("Bot levels", "\n".join(lines))
 
 
+def _nudge_words(seconds: float) -> str:
+    amount = int(seconds) if seconds == int(seconds) else seconds
+    return f"have not moved for {amount} second{'' if amount == 1 else 's'}"
+
+
 def book(
     kind: str,
     summary: str,
@@ -96,9 +104,10 @@ def book(
     timer_range: tuple[int, int],
     levels: dict[str, str],
     rules_dir: Path = RULES_DIR,
+    nudge_after: float = NUDGE_DEFAULT,
 ) -> Book:
     """Everything /rules shows for one game: its page, then options, bots, and the common
-    sections that hold at every table."""
+    sections that hold at every table (with this bot's reminder delay, ``nudge_after``)."""
     page = rules_dir / f"{kind}.md"
     if page.is_file():
         title, intro, sections = parse(page.read_text(encoding="utf-8"))
@@ -111,5 +120,8 @@ def book(
     ]
     common = rules_dir / "common.md"
     if common.is_file():
-        sections += parse(common.read_text(encoding="utf-8"))[2]
+        text = common.read_text(encoding="utf-8")
+        # The page (also read on GitHub) gives the default delay; this bot's is its owner's.
+        text = text.replace(_nudge_words(NUDGE_DEFAULT), _nudge_words(nudge_after))
+        sections += parse(text)[2]
     return Book(title, intro, sections)
