@@ -158,7 +158,12 @@ class Seats(commands.Cog):
                 await reply(interaction, "That member was already removed.")
                 return
             ended = await self.sessions.abandon_if_empty(session)
-        await reply(interaction, "Done: a bot plays that seat now.")
+        await reply(
+            interaction,
+            "Done: nobody is left playing, so the game is abandoned."
+            if ended
+            else "Done: a bot plays that seat now.",
+        )
         text = f"<@{member.id}> was removed from game #{row.id}; a bot plays their seat."
         if ended:
             text += " Nobody is left playing: game abandoned."
