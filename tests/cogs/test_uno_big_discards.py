@@ -241,3 +241,26 @@ def test_a_huge_hand_stays_within_discords_limits() -> None:
     assert len(rows) == MAX_PICK_SELECTS
     for row in rows:
         assert isinstance(row, Select) and len(row.options) == 25 and row.max_values == 25
+
+
+def test_leave_game_is_offered_when_the_moves_fill_four_rows() -> None:
+    """Before, "Leave game" was left off a DM or "My hand" whose moves filled four rows (16 to
+    20 choices), though the fifth row was free for it."""
+    deck = build_deck(False, [])
+    random.Random(3).shuffle(deck)
+    game = stacked("uno", [A, B], deck)
+    rows_seen = set()
+    for _ in range(300):
+        current = game.view(None)["current"]
+        if current == A:
+            screen = hand_screen(GAME, VERSION, game, A, UNO, NAMES, [], "DM", leave=True)
+            labels = [b.label for r in screen.rows if not isinstance(r, Select) for b in r]
+            assert len(screen.rows) <= MAX_ROWS and "Leave game" in labels, labels
+            rows_seen.add(len(screen.rows))
+            if len(screen.rows) == MAX_ROWS:
+                break
+        legal = [a.id for a in game.legal_actions(current)]
+        game.apply(current, "draw" if "draw" in legal else legal[0])
+        if game.view(None)["phase"] == "drawn":
+            game.apply(current, "pass")
+    assert MAX_ROWS in rows_seen  # four rows of moves met, with Leave game below them
