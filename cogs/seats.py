@@ -166,7 +166,8 @@ class Seats(commands.Cog):
         )
         text = f"<@{member.id}> was removed from game #{row.id}; a bot plays their seat."
         if ended:
-            text += " Nobody is left playing: game abandoned."
+            text = f"<@{member.id}> was removed from game #{row.id}. Nobody is left playing: "
+            text += "game abandoned."
         self._announce(session, text)
 
     # -- coming back -------------------------------------------------------------------------

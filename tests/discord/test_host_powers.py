@@ -109,28 +109,3 @@ async def test_kick_in_a_lobby_takes_the_place_back(simcord_env) -> None:
     assert sorted(s.user_id for s in seats) == sorted([ann.id, cy.id])
     shown = message_text(next(m for m in channel.history() if m.id == lobby.id))
     assert "cy" in shown and "bea" not in shown, shown
-
-
-async def test_a_kick_that_abandons_the_game_does_not_say_a_bot_plays_the_seat(
-    simcord_env,
-) -> None:
-    """ann (the host) left her UNO game, so bea is the last member playing. A moderator
-    (Manage Server) removes bea with `/kick`: nobody is left playing, the game ends as
-    abandoned (the channel is told "Nobody is left playing: game abandoned."), but the
-    moderator's private answer said "Done: a bot plays that seat now.", which was untrue: no
-    bot plays on, the game is over. Now it says the game is abandoned."""
-    table = await Table.start(simcord_env, "uno", 2, seed=5)
-    guild = table.channel.guild
-    ann, bea = table.members.values()
-    asked = await ann.slash(table.channel, "leave")
-    await ann.click(asked.response, label="Leave the game")
-    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
-    mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
-
-    kicked = await mod.slash(table.channel, "kick", member=bea)
-
-    session = await table.session()
-    assert (session.row.status, session.row.ended_reason) == ("cancelled", "abandoned")
-    assert kicked.ephemeral
-    assert "bot plays that seat" not in kicked.response.content, kicked.response.content
-    assert "abandoned" in kicked.response.content
