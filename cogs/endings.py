@@ -15,7 +15,7 @@ from cogs.presenter import ENDED_UNSHOWN_WITHIN, THREAD_ARCHIVED, post_nonce
 from cogs.ratings import shown
 from cogs.render.spec import Button, Screen
 from cogs.replies import log_failure
-from cogs.sessions import Session
+from cogs.sessions import Session, forfeit_winners
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -56,6 +56,11 @@ def end_post(session: Session) -> str | None:
         place = len(ranked) + 1  # shared places: 1, 2, 2, 4
         ranked += [f"{place}. {names.get(p, p)} {outcome.scores.get(p, 0)}" for p in players]
     text = f"{head}\nFinal scores: {' · '.join(ranked)}"
+    if game is not None and (forfeit := forfeit_winners(game, session.seats)):
+        # A member left and nobody who stayed won: those who stayed win it in the stats.
+        who = " and ".join(names.get(w, w) for w in forfeit)
+        text += f"\n🏳️ {who} {'wins' if len(forfeit) == 1 else 'win'} by forfeit in the stats:"
+        text += " a player left the game."
     changes = []
     for user, (before, after) in session.row.ratings.items():
         if after is None:

@@ -8,7 +8,9 @@ Plackett-Luce, tried first, gave the player *after* two tied winners the winners
 
 Who is rated: members only (bots never), and only in a game with at least two members; it
 still counts as played otherwise. A member whose seat a bot was playing at the end (they left,
-were kicked or timed out) is placed last, below everyone who stayed, and cannot win.
+were kicked or timed out) is placed last, below everyone who stayed, and cannot win; if
+nobody who stayed won, the best placed of them win by forfeit (``sessions.forfeit_winners``),
+so the stats and the ratings tell the same story.
 """
 
 from __future__ import annotations

@@ -528,15 +528,36 @@ def finishing_result(game: Game, seats: list[SeatRow]) -> Result:
     assert outcome is not None
     members = [str(s.user_id) for s in seats if s.human and s.away != "kicked"]
     away = {str(s.user_id) for s in seats if s.human and s.is_bot}
-    winners = [int(w) for w in outcome.winners if w in members and w not in away]
     ranks = ratings.places(outcome.placings, members, away)
+    winners = [int(w) for w in outcome.winners if w in members and w not in away]
+    draw = not outcome.winners
+    if forfeit := forfeit_winners(game, seats):
+        winners, draw = [int(w) for w in forfeit], False
 
     def rate(previous: dict[int, tuple[float, float] | None]) -> dict[int, tuple[float, float]]:
         before = {str(u): ratings.Rating(*r) if r else None for u, r in previous.items()}
         after = ratings.rate(before, ranks)
         return {int(p): (r.mu, r.sigma) for p, r in after.items()}
 
-    return Result([int(m) for m in members], winners, rate, draw=not outcome.winners)
+    return Result([int(m) for m in members], winners, rate, draw=draw)
+
+
+def forfeit_winners(game: Game, seats: list[SeatRow]) -> list[str]:
+    """The members who win a finished game by forfeit: when no member who stayed to the end
+    won it, but some member left (a bot played their seat, and perhaps won), the best placed
+    of those who stayed, as the ratings place them above the leavers. Else none: a game lost
+    to a bot seat that was never a member's is a plain loss, and kicked members do not
+    count (a host could otherwise win by kicking a rival)."""
+    outcome = game.outcome
+    assert outcome is not None
+    members = [str(s.user_id) for s in seats if s.human and s.away != "kicked"]
+    away = {str(s.user_id) for s in seats if s.human and s.is_bot}
+    stayed = [m for m in members if m not in away]
+    if not stayed or len(stayed) == len(members) or any(w in stayed for w in outcome.winners):
+        return []
+    ranks = ratings.places(outcome.placings, members, away)
+    best = min(ranks[m] for m in stayed)
+    return [m for m in stayed if ranks[m] == best]
 
 
 def _changed(seat: SeatRow, changes: Iterable[SeatChange]) -> SeatRow:
