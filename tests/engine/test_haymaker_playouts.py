@@ -23,8 +23,11 @@ from engine.rng import Rng
 from engine.testing import playout
 
 PLAYERS = ["ann", "bea"]
-GAMES = 1000  # meets every result (checked) in half the time of 2,000
-ROUND_TRIP_GAMES = 300  # of those, the ones saved and reloaded at every step
+GAMES = 300  # meets every result but a draw (checked)
+# Draws are rare under this policy (7 in 2,000 games): these seeds end in one, so every game
+# the test plays is checked at every step without playing a thousand games to meet one.
+DRAW_SEEDS = [633, 779, 829]
+ROUND_TRIP_GAMES = 150  # of those, the ones saved and reloaded at every step
 RESULTS = {"knockout", "technical knockout", "decision", "draw"}
 
 
@@ -179,7 +182,7 @@ def play(seed: int, round_trip: bool) -> tuple[Game, list[tuple[str, str]]]:
 def test_random_playouts_keep_every_invariant() -> None:
     results: Counter[str] = Counter()
     moves: Counter[str] = Counter()
-    for seed in range(GAMES):
+    for seed in [*range(GAMES), *DRAW_SEEDS]:
         game, log = play(seed, round_trip=seed < ROUND_TRIP_GAMES)
         results[game.view()["result"]] += 1
         moves.update(a.split(":")[0] for _, a in log)
