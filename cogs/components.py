@@ -104,7 +104,7 @@ def to_embed(spec: Embed) -> discord.Embed:
     for name, value, inline in spec.fields:
         embed.add_field(name=name, value=value or "—", inline=inline)
     if spec.footer:
-        embed.set_footer(text=spec.footer)
+        embed.set_footer(text=plain(spec.footer))  # a footer is plain text: no escapes shown
     if spec.thumbnail:
         embed.set_thumbnail(url=spec.thumbnail)
     return embed
@@ -292,25 +292,20 @@ async def _late_answer(
 ) -> None:
     http = interaction._state.http
     adapter = async_context.get()
-    app, token = interaction.application_id, interaction.token
-    if kind == InteractionResponseType.message_update:
-        await adapter.edit_original_interaction_response(
-            app,
-            token,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=data,
-        )
-    else:
-        await adapter.execute_webhook(
-            app,
-            token,
-            session=interaction._session,
-            proxy=http.proxy,
-            proxy_auth=http.proxy_auth,
-            payload=data,
-        )
+    # A redraw edits the clicked message (@original); anything else is a follow-up message.
+    send = (
+        adapter.edit_original_interaction_response
+        if kind == InteractionResponseType.message_update
+        else adapter.execute_webhook
+    )
+    await send(
+        interaction.application_id,
+        interaction.token,
+        session=interaction._session,
+        proxy=http.proxy,
+        proxy_auth=http.proxy_auth,
+        payload=data,
+    )
 
 
 async def answer_message(interaction: discord.Interaction, screen: Screen) -> int:

@@ -23,7 +23,7 @@ from cogs.hosting import GAMES, Hosted
 from cogs.presenter import Job
 from cogs.render.screens import lobby_screen
 from cogs.render.spec import Button, Screen, clip, whole_lines
-from cogs.render.text import plural, safe_name
+from cogs.render.text import member_name, plural, safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from cogs.show import table_link
@@ -225,7 +225,7 @@ class Lobby(commands.Cog):
                 interaction.channel_id,
                 kind,
                 user.id,
-                user.display_name,
+                member_name(user.display_name, user.name),
                 options,
                 secrets.randbits(63),
                 settings,
@@ -390,7 +390,8 @@ class Lobby(commands.Cog):
         if len(session.seats) >= cls.max_players:
             await reply(interaction, f"This game is full ({cls.max_players} players).")
             return
-        await self.bot.store.add_seat(session.id, user.id, user.display_name)
+        name = member_name(user.display_name, user.name, (s.name for s in session.seats))
+        await self.bot.store.add_seat(session.id, user.id, name)
         await self._redraw(interaction, session)
 
     async def _leave(self, interaction: discord.Interaction, session: Session) -> None:

@@ -17,7 +17,7 @@ from discord.ext import commands
 from cogs import components, ids, show
 from cogs.clock import now
 from cogs.presenter import Job
-from cogs.render.text import humanize
+from cogs.render.text import humanize, member_name
 from cogs.replies import in_guild, reply
 from cogs.sessions import Applied, Session
 from db import StaleVersion
@@ -109,6 +109,7 @@ class Play(commands.Cog):
                 if origin is None:
                     await reply(interaction, NOT_HERE)
                     return
+                await self._rename(interaction, session)
                 try:
                     applied = await self._act(
                         interaction, session, origin, version, target, retry=attempt < RETRIES
@@ -120,6 +121,18 @@ class Play(commands.Cog):
                 break
         if applied is not None and session is not None:
             self.after_move(session, applied)
+
+    async def _rename(self, interaction: discord.Interaction, session: Session) -> None:
+        """A member who changed their nickname mid-game is shown under it from their next
+        click in the server (a DM click carries their account's name, not the server's)."""
+        user = interaction.user
+        seat = session.seat(user.id)
+        if not isinstance(user, discord.Member) or seat is None or not seat.human:
+            return
+        others = (s.name for s in session.seats if s.user_id != user.id)
+        name = member_name(user.display_name, user.name, others)
+        if name != seat.name:
+            await self.sessions.rename(session, user.id, name)
 
     async def _act(
         self,

@@ -27,7 +27,7 @@ from typing import Any
 import engine
 from cogs import ratings
 from cogs.hosting import Hosted, hosted
-from cogs.render.text import safe_name
+from cogs.render.text import AWAY_MARK, safe_name
 from cogs.timing import Timing, next_clocks, wake_at
 from db import GameRow, Result, SeatChange, SeatRemoved, SeatRow, Store
 from engine import Event, Game
@@ -73,7 +73,7 @@ class Session:
         for s in self.seats:
             name = safe_name(s.name) if s.name else f"Player {s.seat + 1}"
             if s.human and s.is_bot:
-                name += " 🤖"  # a bot plays this member's seat while they are away
+                name += AWAY_MARK  # a bot plays this member's seat while they are away
             out[str(s.user_id)] = name
         return out
 
@@ -501,6 +501,13 @@ class Sessions:
         if session.game is not None and session.row.status == "active":
             clocks, _ = self.clocks_for(session, session.game, now)
             await self.set_clocks(session, clocks)
+
+    async def rename(self, session: Session, user_id: int, name: str) -> None:
+        """A member's seat shown under the name they go by now."""
+        if await self.store.rename_seat(session.id, user_id, name):
+            session.seats = [
+                replace(s, name=name) if s.user_id == user_id else s for s in session.seats
+            ]
 
     async def abandon_if_empty(self, session: Session) -> bool:
         """No member plays any seat any more: the game ends, abandoned (no winner counted)."""

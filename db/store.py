@@ -891,6 +891,23 @@ class Store:
 
         return self._revised(game_id, await self.backend.write(script))
 
+    async def rename_seat(self, game_id: int, user_id: int, name: str) -> bool:
+        """A member's seat shown under a new name (they changed their nickname)."""
+        now = self.clock()
+
+        def script() -> Script[Any]:
+            yield lock("game", game_id)
+            renamed = yield run(
+                "UPDATE seats SET name = ? WHERE game_id = ? AND user_id = ? AND name <> ?",
+                name,
+                game_id,
+                user_id,
+                name,
+            )
+            return (yield touch(game_id, now)) if renamed else None
+
+        return self._revised(game_id, await self.backend.write(script))
+
     async def remove_seat(self, game_id: int, user_id: int) -> bool:
         """Take a seat out of a lobby (later seats keep their order)."""
         now = self.clock()

@@ -8,7 +8,7 @@ from typing import Any
 
 from cogs.render import faces
 from cogs.render.spec import Embed, clip
-from cogs.render.text import humanize, plural, standard_card
+from cogs.render.text import humanize, log_names, plural, standard_card
 from engine import cards
 
 
@@ -154,7 +154,8 @@ class Renderer:
             embed.thumbnail = faces.url(*picture)
         embed.fields.append(("Players", self.players_text(view, names), False))
         if log:
-            recent = "\n".join(f"• {humanize(line, names)}" for line in log[-6:])
+            plain = log_names(names)
+            recent = "\n".join(f"• {humanize(line, plain)}" for line in log[-6:])
             embed.fields.append(("Recent", clip(recent, 1024), False))
         if view.get("finished"):
             embed.fields.insert(0, ("Result", self.result_text(view, names), False))

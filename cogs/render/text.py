@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Iterable, Mapping
 
 from engine import cards
 
@@ -56,3 +57,46 @@ def safe_name(raw: str) -> str:
     name = _MARKDOWN.sub(r"\\\1", name)
     # A zero-width space after "@", "<" and "://": no mention, no ping, no bare link.
     return name.replace("@", "@\u200b").replace("<", "<\u200b").replace("://", ":\u200b//")
+
+
+AWAY_MARK = " 🤖"  # after a member's name while a bot plays their seat (bots' own: "🤖 Ada")
+
+
+def log_names(names: Mapping[str, str]) -> dict[str, str]:
+    """Names for the lines of a game's log, without the away mark: a line may be older than
+    the seat's handing over (or taking back), and the mark would give the move to the
+    wrong one."""
+    return {p: name.removesuffix(AWAY_MARK) for p, name in names.items()}
+
+
+# A robot at either end of a member's name (with the spaces and joiners around it): it would
+# pass the member off as a bot, or as a member whose seat a bot is playing.
+_ROBOT_ENDS = re.compile(
+    r"^[\s\u200c\u200d\u2060\ufe0f]*🤖[\s\u200c\u200d\u2060\ufe0f]*|"
+    r"[\s\u200c\u200d\u2060\ufe0f]*🤖[\s\u200c\u200d\u2060\ufe0f]*$"
+)
+# Letters Discord accepts in names that draw nothing (Hangul fillers, the blank braille cell).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(name: str) -> bool:
+    return any(
+        c not in _BLANK_LETTERS and unicodedata.category(c) not in ("Cf", "Mn", "Me", "Zs", "Cc")
+        for c in name
+    )
+
+
+def member_name(display: str, username: str, taken: Iterable[str] = ()) -> str:
+    """The name a member's seat is kept under: their display name as typed, unless players
+    could mistake it. Blank-looking, it is their username; dressed as a bot (a 🤖 at either
+    end), the robot goes; the name of another seat at the table (``taken``), their username
+    follows it ("Sam (@sam2)")."""
+    name = _CONTROL.sub("", display)
+    while (bare := _ROBOT_ENDS.sub("", name)) != name:
+        name = bare
+    name = name.strip()
+    if not _visible(name):
+        name = username
+    if name.casefold() in {t.casefold() for t in taken}:
+        name = f"{name} (@{username})"
+    return name

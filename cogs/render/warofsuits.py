@@ -13,7 +13,7 @@ from typing import Any
 
 from cogs.render.kinds import Renderer
 from cogs.render.spec import Embed, clip
-from cogs.render.text import humanize, plural
+from cogs.render.text import humanize, log_names, plural
 from engine.cards import RED_SUITS, suit, value
 from engine.cards import label as card_label
 
@@ -58,8 +58,9 @@ class WarOfSuitsRenderer(Renderer):
         if log:
             # The newest lines that fit: a head to head's steps arrive in a single move.
             lines: list[str] = []
+            plain = log_names(names)
             for line in reversed(log[-RECENT_LINES:]):
-                shown = f"• {humanize(line, names)}"
+                shown = f"• {humanize(line, plain)}"
                 if sum(len(s) + 1 for s in lines) + len(shown) > 1000:
                     break
                 lines.insert(0, shown)
