@@ -17,8 +17,9 @@ import pytest
 from cogs import ids
 from cogs.hosting import renderer_for
 from cogs.render.ihaveit import rank_name
-from engine.cards import label, labels, standard_deck, value
+from engine.cards import label, labels, value
 from tests.discord.driver import Table, controls, message_text, target_of
+from tests.discord.ihaveit_positions import bea_to_answer
 
 RENDER = renderer_for("ihaveit")
 
@@ -259,26 +260,7 @@ async def test_the_takers_dm_drops_the_lead_limit_once_the_lead_is_made(simcord_
     """Before: the taker's DM went on showing the restricted lead's limit after the lead (it
     was redrawn only when their hand or turn changed)."""
     table = await Table.start(simcord_env, "ihaveit", 3, seed=3)
-    ann, bea, cy = (await table.game()).players
-    hands = {
-        ann: ["2C", "3D", "4H", "5S", "6C"],
-        bea: ["7C", "8D", "9H", "10S", "JC"],
-        cy: ["2D", "3H", "4S", "5C", "6D"],
-    }
-    used = {c for h in hands.values() for c in h} | {"KC"}
-    pile = [c for c in standard_deck() if c not in used]
-    await table.set_state(
-        hands=hands,
-        pile=pile,
-        discard=[],
-        in_play={"player": ann, "cards": ["KC"]},
-        current=bea,
-        phase="answer",
-        limit=None,
-        taken_by=None,
-        out=[],
-        moves=5,
-    )
+    ann, bea, cy = await bea_to_answer(table, ["2C", "3D", "4H", "5S", "6C"], "KC")
     # bea declines ann's K♣: ann takes one card from bea, and bea leads under a limit.
     await table.act(bea, "decline", via="table")
     game = await table.game()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.cards import standard_deck
 from tests.discord.driver import Table, message_text
+from tests.discord.ihaveit_positions import bea_to_answer
 
 
 async def test_the_end_post_names_the_goal_that_won(simcord_env) -> None:
@@ -12,26 +12,7 @@ async def test_the_end_post_names_the_goal_that_won(simcord_env) -> None:
     collecting four of a rank or seven of a suit", because the renderer reads a view key
     ("goal") the engine never provides."""
     table = await Table.start(simcord_env, "ihaveit", 3, seed=3)
-    ann, bea, cy = (await table.game()).players
-    hands = {
-        ann: ["KC", "KD", "KS", "2C", "5D"],
-        bea: ["7C", "8D", "9H", "10S", "JC"],
-        cy: ["2D", "3H", "4S", "5C", "6D"],
-    }
-    used = {c for h in hands.values() for c in h} | {"KH", "3C"}
-    pile = ["KH", *[c for c in standard_deck() if c not in used]]
-    await table.set_state(
-        hands=hands,
-        pile=pile,
-        discard=[],
-        in_play={"player": ann, "cards": ["3C"]},
-        current=bea,
-        phase="answer",
-        limit=None,
-        taken_by=None,
-        out=[],
-        moves=5,
-    )
+    ann, bea, _ = await bea_to_answer(table, ["KC", "KD", "KS", "2C", "5D"], "3C", ("KH",))
     # bea answers ann's 3♣ with J♣: ann draws K♥, her fourth King, and wins at once.
     await table.act(bea, "answer:JC", via="dm")
     game = await table.game()
@@ -44,29 +25,13 @@ async def test_the_end_post_names_the_goal_that_won(simcord_env) -> None:
 
 async def test_the_decliners_dm_speaks_to_them_in_the_second_person(simcord_env) -> None:
     """After a decline, the decliner's own DM reads "**Your turn:** lead a single or a pair no
-    higher than the lowest rank bea took, if they can." ("they" is the reader)."""
+    higher than the lowest rank bea took, if they can." ("they" is the reader), and, above
+    it, "🔒 bea-games's lead: ..." (her own name, in a message only she reads)."""
     table = await Table.start(simcord_env, "ihaveit", 3, seed=3)
-    ann, bea, cy = (await table.game()).players
-    hands = {
-        ann: ["2C", "3D", "4H", "5S", "6C"],
-        bea: ["7C", "8D", "9H", "10S", "JC"],
-        cy: ["2D", "3H", "4S", "5C", "6D"],
-    }
-    used = {c for h in hands.values() for c in h} | {"KC"}
-    pile = [c for c in standard_deck() if c not in used]
-    await table.set_state(
-        hands=hands,
-        pile=pile,
-        discard=[],
-        in_play={"player": ann, "cards": ["KC"]},
-        current=bea,
-        phase="answer",
-        limit=None,
-        taken_by=None,
-        out=[],
-        moves=5,
-    )
+    _, bea, _ = await bea_to_answer(table, ["2C", "3D", "4H", "5S", "6C"], "KC")
     await table.act(bea, "decline", via="table")
     dm = message_text(table.dm_message(bea))
     assert "**Your turn:** lead" in dm, dm
     assert "if they can" not in dm, dm
+    # The lead limit, just above: before, it named the reader in the third person.
+    assert "🔒 Your lead:" in dm and "bea-games's lead" not in dm, dm

@@ -60,38 +60,3 @@ async def test_uno_discard_button_says_card_s(simcord_env) -> None:
     discard = [label for label in labels if label.startswith("Discard")]
     assert discard, labels
     assert discard[0] == "Discard 1 card", discard[0]
-
-
-async def test_ihaveit_decliners_own_dm_names_them_in_the_third_person(simcord_env) -> None:
-    """bea declines ann's King; bea now leads under the limit. Her own DM says
-    "**Your turn:** lead ..." and, just above it, "🔒 bea-games's lead: a single or a pair
-    of rank ... or lower" — her own name, in the third person, in a message only she reads
-    (``IHaveItRenderer.private_lines`` is not told who reads). It should say
-    "🔒 Your lead: ..."."""
-    from engine.cards import standard_deck
-
-    table = await Table.start(simcord_env, "ihaveit", 3, seed=3)
-    ann, bea, cy = (await table.game()).players
-    hands = {
-        ann: ["2C", "3D", "4H", "5S", "6C"],
-        bea: ["7C", "8D", "9H", "10S", "JC"],
-        cy: ["2D", "3H", "4S", "5C", "6D"],
-    }
-    used = {c for h in hands.values() for c in h} | {"KC"}
-    pile = [c for c in standard_deck() if c not in used]
-    await table.set_state(
-        hands=hands,
-        pile=pile,
-        discard=[],
-        in_play={"player": ann, "cards": ["KC"]},
-        current=bea,
-        phase="answer",
-        limit=None,
-        taken_by=None,
-        out=[],
-        moves=5,
-    )
-    await table.act(bea, "decline", via="table")
-    dm = message_text(table.dm_message(bea))
-    assert "🔒" in dm, dm
-    assert "bea-games's lead" not in dm, dm
