@@ -19,9 +19,9 @@ import engine.bots
 from cogs.clock import now
 from tests.discord.driver import Table
 
-FINISHED = 12  # games played to their end (moves applied as a click applies them)
-ENDED = 10  # games stopped with /endgame
-CANCELLED = 10  # lobbies cancelled
+FINISHED = 8  # games played to their end (moves applied as a click applies them)
+ENDED = 7  # games stopped with /endgame
+CANCELLED = 7  # lobbies cancelled
 CLICKED = 2  # games played through the real buttons (picker, table, DM)
 HANDFUL = 5
 
