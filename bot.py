@@ -80,6 +80,7 @@ class CardBot(commands.Bot):
         timing = Timing(self.settings.bot_pause, self.settings.uno_grace, self.settings.nudge_after)
         self.sessions = Sessions(self.store, timing)
         self.presenter = Presenter(self)
+        self.sessions.loaded = self.presenter.recall_drawn
         # Card faces: listed at start, the missing ones uploaded in the background; until a
         # face is up (or with CARD_EMOJIS=off) cards show as text.
         self.faces = FaceBook(self, enabled=self.settings.card_emojis)
@@ -170,6 +171,7 @@ class CardBot(commands.Bot):
                 await asyncio.wait_for(presenter.idle(), SHUTDOWN_DRAIN)
             except TimeoutError:
                 log.warning("shutting down with Discord updates still queued")
+            presenter.note_shown(self.sessions.cached_sessions())
             await presenter.flush_drawn()  # so the next start redraws only what is unshown
         if presenter is not None:
             presenter.close()

@@ -16,7 +16,7 @@ import contextlib
 import hashlib
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -623,6 +623,17 @@ class Presenter:
             self._marking = asyncio.create_task(self.flush_drawn(), name="mark-drawn")
             self._marking.add_done_callback(lambda _: setattr(self, "_marking", None))
 
+    def note_shown(self, sessions: Iterable[Session]) -> None:
+        """Games about to leave memory (idle, or a graceful stop): note those Discord shows
+        in full, so they load as shown. A change nothing redraws (a reminder's clock) would
+        otherwise leave their stored revision behind, and a restart redraw them all."""
+        if self.bot.sessions.shared:
+            return
+        for session in sessions:
+            busy = session.id in self._pending or session.id in self._workers
+            if not busy and session.row.is_open and session.game is not None:
+                self._note_drawn(session)
+
     def _recall_shown(self, session: Session) -> None:
         """A game the sweep dropped from memory (idle half an hour) and loaded again: what
         still matches what it showed counts as shown. Before, its next move redrew every
@@ -640,6 +651,22 @@ class Presenter:
                     shown.dms[user] = now_key
         except TypeError:
             pass
+
+    def recall_drawn(self, session: Session) -> None:
+        """A game just loaded (after a restart) whose stored revision was shown in full: the
+        table and the DMs show it as it is. Before, the first move after a deploy redrew
+        every DM of the game, and sent a new one to each player whose DM was an hour old
+        (edits refused)."""
+        row, shown = session.row, session.shown
+        if self.bot.sessions.shared or session.game is None or not row.is_open:
+            return  # sharing, the drawing lease decides what is trusted
+        if row.drawn < row.rev:
+            return  # a change a stop (or a crash) left unshown: drawn again in full
+        if shown.table is None and row.table_message_id is not None:
+            shown.table = table_key(session)
+        for seat in session.seats:
+            if seat.human and seat.dm_message_id is not None and seat.user_id not in shown.dms:
+                shown.dms[seat.user_id] = show.dm_key(session, seat.user_id)
 
     async def _end_shown(self, session: Session) -> None:
         """Sharing the database, an ended game is drawn without the drawing lease (it has

@@ -20,7 +20,7 @@ import random
 import secrets
 import time
 import zlib
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,7 +39,8 @@ STRIKES_TO_BOT = 3  # turns timed out in a row before a bot takes the seat
 
 @dataclass(slots=True)
 class Shown:
-    """What Discord shows now (memory only: after a restart everything is redrawn once)."""
+    """What Discord shows now (memory; a game loaded whose stored revision was shown in full
+    counts as shown, else it is redrawn once)."""
 
     table: Any = None  # the state drawn on the table message (presenter.table_key)
     dms: dict[int, Any] = field(default_factory=dict)  # user id -> key of what the DM shows
@@ -192,6 +193,8 @@ class Sessions:
         # their next move redraws only what it changed (``shown_before``).
         self._swept_shown: dict[int, tuple[int, dict[int, int]]] = {}
         store.revised = self._revised
+        # Told of each game loaded from the database (``Presenter.recall_drawn``).
+        self.loaded: Callable[[Session], None] | None = None
 
     def _revised(self, game_id: int, rev: int) -> None:
         """Our own write made revision ``rev``: the cache holds it already if it follows the
@@ -220,6 +223,9 @@ class Sessions:
     def cached(self, game_id: int) -> Session | None:
         return self._cache.get(game_id)
 
+    def cached_sessions(self) -> list[Session]:
+        return list(self._cache.values())
+
     async def get(self, game_id: int) -> Session | None:
         """The game, from memory or (first click after a restart) from the database."""
         session = self._cache.get(game_id)
@@ -245,9 +251,13 @@ class Sessions:
         if row.is_open:
             self._cache[game_id] = session
             self._touched[game_id] = time.monotonic()
+            if self.loaded is not None:
+                self.loaded(session)
         return session
 
-    async def sweep(self, idle: float = CACHE_IDLE) -> int:
+    async def sweep(
+        self, idle: float = CACHE_IDLE, before: Callable[[list[Session]], None] | None = None
+    ) -> int:
         """Drop cached games nobody has asked for in ``idle`` seconds (a game its players
         walked away from, with no clock to end it) and, sharing the database, the games
         another process finished or ended: the cache holds live games only. A dropped game
@@ -259,6 +269,8 @@ class Sessions:
             if self.shared and self._cache
             else []
         )
+        if before is not None:  # told which games leave memory (``Presenter.note_shown``)
+            before([self._cache[g] for g in idled if g not in self._locks and g in self._cache])
         dropped = 0
         for game_id in dict.fromkeys(idled + closed):
             if game_id not in self._locks and game_id in self._cache:

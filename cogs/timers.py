@@ -131,7 +131,7 @@ class Timers(commands.Cog):
                     await self.redraw_orphans(moment)
                 if moment - self._swept >= SWEEP_EVERY:
                     self._swept = moment
-                    await self.sessions.sweep()
+                    await self.sessions.sweep(before=self.bot.presenter.note_shown)
             except StoreUnavailable as error:
                 if self._down_since is None:
                     self._down_since = self._last_ok
