@@ -18,7 +18,7 @@ from engine.rng import Rng
 from engine.testing import choose, playout
 
 PLAYERS = ["Ann", "Bea", "Cid"]
-SEEDS = range(500)
+SEEDS = range(300)
 DECK = sorted(standard_deck())
 
 

@@ -23,8 +23,8 @@ R, B = "rose", "bert"
 ALL = sorted(standard_deck())
 CODE = re.compile(r"\b(?:10|[2-9AJQK])[CDHS]\b")
 LABEL = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
-SEEDS = range(1000)
-DEEP = range(0, 1000, 10)  # every tenth game also checks views and round trips at every step
+SEEDS = range(500)
+DEEP = range(0, 500, 10)  # every tenth game also checks views and round trips at every step
 
 
 def check_cards(game: WarOfSuits) -> None:
