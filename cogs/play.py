@@ -18,7 +18,7 @@ from cogs import components, ids, show
 from cogs.clock import now
 from cogs.presenter import Job
 from cogs.render.text import humanize, member_name
-from cogs.replies import in_guild, reply
+from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Applied, Session
 from db import StaleVersion
 from engine import IllegalAction
@@ -125,14 +125,19 @@ class Play(commands.Cog):
     async def _rename(self, interaction: discord.Interaction, session: Session) -> None:
         """A member who changed their nickname mid-game is shown under it from their next
         click in the server (a DM click carries their account's name, not the server's)."""
+        if (name := self._new_name(interaction, session)) is not None:
+            await self.sessions.rename(session, interaction.user.id, name)
+
+    @staticmethod
+    def _new_name(interaction: discord.Interaction, session: Session) -> str | None:
+        """The name the clicking member's seat should now have, if not the one it has."""
         user = interaction.user
         seat = session.seat(user.id)
         if not isinstance(user, discord.Member) or seat is None or not seat.human:
-            return
+            return None
         others = (s.name for s in session.seats if s.user_id != user.id)
         name = member_name(user.display_name, user.name, others)
-        if name != seat.name:
-            await self.sessions.rename(session, user.id, name)
+        return name if name != seat.name else None
 
     async def _act(
         self,
@@ -279,6 +284,14 @@ class Play(commands.Cog):
             return
         screen = show.hand(session, interaction.user.id, leave=True)
         await components.answer_private(interaction, screen)
+        if session.row.status == "active" and self._new_name(interaction, session):
+            try:  # answered first: the rename waits for the game's lock, not the player
+                async with self.sessions.lock(game_id):
+                    current = await self.sessions.get(game_id)
+                    if current is not None and current.row.status == "active":
+                        await self._rename(interaction, current)
+            except Exception as error:
+                log_failure(f"game {game_id}: renaming a seat", error)
 
     @app_commands.command(name="hand", description="See your hand in this channel's game.")
     @app_commands.guild_only()

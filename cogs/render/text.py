@@ -69,14 +69,15 @@ def log_names(names: Mapping[str, str]) -> dict[str, str]:
     return {p: name.removesuffix(AWAY_MARK) for p, name in names.items()}
 
 
-# A robot at either end of a member's name (with the spaces and joiners around it): it would
-# pass the member off as a bot, or as a member whose seat a bot is playing.
-_ROBOT_ENDS = re.compile(
-    r"^[\s\u200c\u200d\u2060\ufe0f]*🤖[\s\u200c\u200d\u2060\ufe0f]*|"
-    r"[\s\u200c\u200d\u2060\ufe0f]*🤖[\s\u200c\u200d\u2060\ufe0f]*$"
-)
 # Letters Discord accepts in names that draw nothing (Hangul fillers, the blank braille cell).
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_BLANK_LETTERS = "\u115f\u1160\u3164\uffa0\u2800"
+# What may stand around a name's robot and still look like nothing: spaces, joiners,
+# variation selectors and the blank letters.
+_NOTHING = rf"[\s\u200c\u200d\u2060\ufe0e\ufe0f{_BLANK_LETTERS}]*"
+# A robot at either end of a member's name: it would pass the member off as a bot, or as a
+# member whose seat a bot is playing.
+_ROBOT_ENDS = re.compile(rf"^{_NOTHING}🤖{_NOTHING}|{_NOTHING}🤖{_NOTHING}$")
+_INVISIBLE = re.compile(rf"[\s\u200c\u200d\u2060\ufe0e\ufe0f{_BLANK_LETTERS}]+")
 
 
 def _visible(name: str) -> bool:
@@ -84,6 +85,11 @@ def _visible(name: str) -> bool:
         c not in _BLANK_LETTERS and unicodedata.category(c) not in ("Cf", "Mn", "Me", "Zs", "Cc")
         for c in name
     )
+
+
+def _looks(name: str) -> str:
+    """A name as it looks, to compare with others: no invisible letters, case folded."""
+    return _INVISIBLE.sub("", name).casefold()
 
 
 def member_name(display: str, username: str, taken: Iterable[str] = ()) -> str:
@@ -94,9 +100,14 @@ def member_name(display: str, username: str, taken: Iterable[str] = ()) -> str:
     name = _CONTROL.sub("", display)
     while (bare := _ROBOT_ENDS.sub("", name)) != name:
         name = bare
-    name = name.strip()
+    name = name.strip().strip(_BLANK_LETTERS).strip()
     if not _visible(name):
         name = username
-    if name.casefold() in {t.casefold() for t in taken}:
-        name = f"{name} (@{username})"
+    if _looks(name) in {_looks(t) for t in taken}:
+        # Told apart by username, within the length a name is shown with (``safe_name``).
+        suffix = f" (@{username})"
+        room = MAX_NAME - len(suffix)
+        if len(name) > room:
+            name = name[: max(room - 1, 3)].rstrip() + "…"
+        name += suffix
     return name
