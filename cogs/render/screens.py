@@ -8,7 +8,7 @@ from typing import Any
 from cogs import ids
 from cogs.render import picker
 from cogs.render.kinds import Renderer
-from cogs.render.spec import MAX_PER_ROW, MAX_ROWS, Button, Embed, Row, Screen, button_rows, clip
+from cogs.render.spec import MAX_ROWS, Button, Embed, Row, Screen, button_rows, clip
 from cogs.render.text import humanize
 from engine import Action, Game
 
@@ -193,13 +193,9 @@ def hand_screen(
         embed.description += "\n\n*A bot is playing your seat. Press **I'm back** to play again.*"
     else:
         embed.description += "\n\n*Nothing for you to do right now.*"
-    if leave and playing and not away and prefix == ids.ROOT:
-        quit = Button("Leave game", ids.leave(game_id, "ask"), "danger")
-        last = rows[-1] if rows and not bottom else None
-        if len(rows) < MAX_ROWS:
-            bottom.append(quit)
-        elif isinstance(last, list) and len(last) < MAX_PER_ROW:
-            last.append(quit)  # every row taken: beside the last row's buttons
+    if leave and playing and not away and prefix == ids.ROOT and len(rows) < MAX_ROWS:
+        # The moves take four rows at most (``picker.rows``): the fifth is Leave's.
+        bottom.append(Button("Leave game", ids.leave(game_id, "ask"), "danger"))
     if bottom:
         rows.append(bottom)
     return Screen(content=notice, embed=embed, rows=rows)
