@@ -562,17 +562,21 @@ def finishing_result(game: Game, seats: list[SeatRow]) -> Result:
 
 
 def forfeit_winners(game: Game, seats: list[SeatRow]) -> list[str]:
-    """The members who win a finished game by forfeit: when no member who stayed to the end
-    won it, but some member left (a bot played their seat, and perhaps won), the best placed
-    of those who stayed, as the ratings place them above the leavers. Else none: a game lost
-    to a bot seat that was never a member's is a plain loss, and kicked members do not
-    count (a host could otherwise win by kicking a rival)."""
+    """The members who win a finished game by forfeit: when the game was won by the seat of
+    a member who left (a bot played it to the end), or drawn with one, and no member who
+    stayed won, the best placed of those who stayed, as the ratings place them above the
+    leavers. Else none: a game won by a bot seat that was never a member's is a plain loss,
+    and kicked members do not count (a host could otherwise win by kicking a rival)."""
     outcome = game.outcome
     assert outcome is not None
     members = [str(s.user_id) for s in seats if s.human and s.away != "kicked"]
     away = {str(s.user_id) for s in seats if s.human and s.is_bot}
     stayed = [m for m in members if m not in away]
-    if not stayed or len(stayed) == len(members) or any(w in stayed for w in outcome.winners):
+    left = [m for m in members if m in away]
+    decided_by_leaver = not outcome.winners or any(w in left for w in outcome.winners)
+    if not stayed or not left or not decided_by_leaver:
+        return []
+    if any(w in stayed for w in outcome.winners):
         return []
     ranks = ratings.places(outcome.placings, members, away)
     best = min(ranks[m] for m in stayed)

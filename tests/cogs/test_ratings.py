@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import pytest
 
 import engine
 from cogs import ratings
 from cogs.sessions import finishing_result
 from db import SeatRow, Store
+from engine.core import Outcome
 
 
 def seat(user: int, n: int, *, human: bool = True, bot: bool = False) -> SeatRow:
@@ -96,3 +100,25 @@ async def test_the_store_rates_once_ranks_and_keeps_hidden_members_off(database:
         assert await store.rank(1, "haymaker", top[1].ordinal, 3) == 1
     finally:
         await store.close()
+
+
+def _ended(winners: list[str], placings: list[list[str]]) -> Any:
+    """A finished game as ``finishing_result`` reads it: its outcome only."""
+    return SimpleNamespace(outcome=Outcome(winners, placings, "finished", {}))
+
+
+def test_leaving_is_a_forfeit_only_when_the_leavers_seat_decided_the_game() -> None:
+    """Members 1 and 2 play with a bot seat (-1); member 2 left (a bot plays their seat)."""
+    seats = [seat(1, 0), seat(2, 1, bot=True), seat(-1, 2, human=False, bot=True)]
+    # The bot playing the leaver's seat won: the member who stayed wins by forfeit.
+    won_by_leaver = finishing_result(_ended(["2"], [["2"], ["1"], ["-1"]]), seats)
+    assert (won_by_leaver.winners, won_by_leaver.draw) == ([1], False)
+    # A draw with a leaver: the same.
+    drawn = finishing_result(_ended([], [["1", "2", "-1"]]), seats)
+    assert (drawn.winners, drawn.draw) == ([1], False)
+    # The game's own bot won: a plain loss for both members, no forfeit.
+    won_by_bot = finishing_result(_ended(["-1"], [["-1"], ["2"], ["1"]]), seats)
+    assert (won_by_bot.winners, won_by_bot.draw) == ([], False)
+    # Nobody left: a draw stays a draw.
+    stayed = [seat(1, 0), seat(2, 1)]
+    assert finishing_result(_ended([], [["1", "2"]]), stayed).draw
