@@ -76,9 +76,11 @@ def post_nonce(*parts: object) -> str:
 
 
 def table_key(session: Session) -> tuple[object, ...]:
-    """What the table shows: the version, the status, the deadline shown, who plays which seat."""
+    """What the table shows: the version, the status, the deadline shown, who plays which
+    seat (and why a bot plays a member's: a kicked member is offered no "I'm back"), and the
+    names."""
     deadline = deadline_shown(session.row.clocks)
-    seats = tuple(s.is_bot for s in session.seats)
+    seats = tuple((s.is_bot, s.away, s.name) for s in session.seats)
     return (session.version, session.row.status, int(deadline) if deadline else None, seats)
 
 
@@ -103,6 +105,9 @@ class Presenter:
         # (game, member) whose hand DM went out but storing its id failed: stored by the
         # retry, which finds the id on the seat and only edits the DM.
         self._dm_unsaved: set[tuple[int, int]] = set()
+        # Games whose table was posted but its id not stored (a database blink): the retry
+        # stores it, else the next start would know only the table before it.
+        self._table_unsaved: set[int] = set()
 
     # -- asking ---------------------------------------------------------------------------
     def update(
@@ -348,8 +353,18 @@ class Presenter:
         """The table went with its channel: it counts as shown, never to be drawn again."""
         session.shown.table = table_key(session)
 
+    async def _save_table(self, session: Session) -> None:
+        row = session.row
+        if row.table_message_id is not None and row.table_posted_at is not None:
+            await self.bot.store.set_table_message(
+                session.id, row.table_message_id, row.table_posted_at
+            )
+        self._table_unsaved.discard(session.id)
+
     async def refresh_table(self, session: Session) -> bool:
         """Edit the table in place (repost it when it is old or gone). False on failure."""
+        if session.id in self._table_unsaved:
+            await self._save_table(session)  # posted before, its id not stored (a retry)
         shown = session.shown
         version = table_key(session)
         if (
@@ -440,20 +455,23 @@ class Presenter:
         # In memory first: a click on the new table may arrive while the id is being stored.
         session.row.table_message_id = message_id
         session.row.table_posted_at = posted
+        self._table_unsaved.add(session.id)
+        try:
+            await self._save_table(session)
+        finally:
+            if old is not None:
+                try:
+                    # No embed left: the old picture's turn and countdown would go on reading
+                    # as live ("Time runs out 2 hours ago") above the notice.
+                    await channel.get_partial_message(old).edit(
+                        content=f"The table moved down ⬇️ {show.table_link(session.row)}",
+                        embed=None,
+                        view=None,
+                        allowed_mentions=discord.AllowedMentions.none(),
+                    )
+                except discord.HTTPException:
+                    pass
         session.shown.table = version
-        await self.bot.store.set_table_message(session.id, message_id, posted)
-        if old is not None:
-            try:
-                # No embed left: the old picture's turn and countdown would go on reading
-                # as live ("Time runs out 2 hours ago") above the notice.
-                await channel.get_partial_message(old).edit(
-                    content=f"The table moved down ⬇️ {show.table_link(session.row)}",
-                    embed=None,
-                    view=None,
-                    allowed_mentions=discord.AllowedMentions.none(),
-                )
-            except discord.HTTPException:
-                pass
         if session.row.nudge_message_id is not None:
             await self._relink_reminder(session)
 
