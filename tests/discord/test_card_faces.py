@@ -10,6 +10,9 @@ from cogs.render import faces
 from cogs.render.uno import card_name
 from tests.discord.driver import Table, message_text
 
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+
 
 @pytest.fixture
 async def faces_on(simcord_env, make_bot):

@@ -6,10 +6,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from discord import app_commands
 
 from cogs.hosting import GAMES
 from cogs.rules import book_for
+
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

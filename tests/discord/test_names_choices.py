@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.discord.driver import controls, target_of
 from tests.discord.test_names_on_buttons import start_named
 from tests.discord.test_uno_truths import set_uno
+
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 async def test_seven_zero_swap_tells_namesakes_apart(

@@ -8,7 +8,12 @@ import re
 import unicodedata
 from typing import Any
 
+import pytest
+
 from tests.discord.test_names_on_buttons import start_named
+
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 def players_field(table: Any) -> str:
@@ -86,8 +91,8 @@ async def test_a_nickname_changed_mid_game_is_taken_from_a_my_hand_click(simcord
     """A member waiting for their turn (say "Ann") sets her server nickname to "Beatrix"
     and presses **My hand** on the table (a click in the channel). Then the other player
     plays a card and the table is redrawn: it still lists "Ann", and keeps doing so until
-    Ann herself makes a move. Only the move buttons rename a seat (``Play._rename`` in ``on_act``); "My hand"
-    (``on_hand``), the commonest click of a waiting player, does not, though
+    Ann herself makes a move. Only the move buttons renamed a seat (``Play._rename`` in
+    ``on_act``); "My hand" (``on_hand``), the commonest click of a waiting player, did not, though
     docs/rules/common.md says the table uses the new name "from your next click in the
     channel". ``on_hand`` (and the other in-server game clicks) should rename too."""
     table = await start_named(simcord_env, "uno", ["Ann", "Bea"])

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.discord.driver import Table, controls
+
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 async def start_named(env: Any, kind: str, names: list[str], **options: Any) -> Table:

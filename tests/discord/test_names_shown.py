@@ -14,6 +14,9 @@ import pytest
 from tests.discord.driver import Table
 from tests.discord.test_names_on_buttons import start_named
 
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+
 
 def players_field(table: Table) -> str:
     embed = table.table_message().embeds[0]
@@ -124,9 +127,7 @@ async def test_a_member_cannot_pass_for_a_bot(simcord_env: Any, human: str, bot_
 
 
 @pytest.mark.parametrize("blank", ["\u3164", "\u2800\u2800"], ids=["hangul-filler", "braille"])
-async def test_a_blank_looking_name_is_shown_as_the_username(
-    simcord_env: Any, blank: str
-) -> None:
+async def test_a_blank_looking_name_is_shown_as_the_username(simcord_env: Any, blank: str) -> None:
     """A member whose display name is made only of blank-looking letters ("ㅤ", U+3164, the
     classic "invisible name", or the braille blank "⠀") is shown as nothing: the Players field
     reads "• ****  — 7 cards", the log "  plays 🟥 Red 5", the prompt "  to play". Nobody

@@ -22,6 +22,7 @@ FORBIDDEN = [
 
 
 @pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)  # the same on either
 async def test_rules_open_with_a_quick_start_and_a_menu_of_sections(simcord_env, kind) -> None:
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("rules")

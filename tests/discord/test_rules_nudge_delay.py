@@ -8,6 +8,9 @@ from cogs.hosting import GAMES
 from cogs.rules import book_for
 from tests.discord.driver import controls, message_text
 
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+
 
 @pytest.fixture
 def simcord_bot(make_bot):

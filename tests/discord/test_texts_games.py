@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.discord.driver import Table, message_text
+
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 async def test_warofsuits_says_remaining_1_cards(simcord_env) -> None:
