@@ -4,12 +4,17 @@ timed-out member's moves read as if they had made them."""
 
 from __future__ import annotations
 
+import pytest
+
 from cogs.render.text import humanize
 from tests.discord.driver import Table, controls, message_text
 
 TIMER = 30
 
 
+# What /replay draws from the stored log: the same on either database (the clocks that
+# time a turn out are tested on both in test_turn_clocks.py).
+@pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 async def test_the_replay_shows_the_timeouts_and_the_seat_taken_over(simcord_env) -> None:
     table = await Table.start(simcord_env, "warofsuits", 2, seed=4, turn_timer=TIMER)
     absent, present = table.members

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import engine
 from cogs import ids
 from cogs.play import refusal
 from tests.discord.driver import Table, controls, message_text, target_of
+
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 async def set_uno(

@@ -14,6 +14,9 @@ from cogs.lobby import option_annotation
 from cogs.play import refusal
 from tests.discord.driver import Table, controls, message_text, target_of
 
+# What players read: the same on either database, so drawn on one (the suite's time).
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+
 FILL = ["B1", "B2", "B3", "B4", "B5", "B6", "B7"]
 
 
