@@ -4,28 +4,17 @@ Each docstring tells what players saw before the fix; the assertions are what th
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Any
 
 import pytest
 
 from tests.discord.test_names_on_buttons import start_named
+from tests.discord.test_names_shown import INVISIBLE as BLANK
+from tests.discord.test_names_shown import players_field, shown_names
 
 # What players read: the same on either database, so drawn on one (the suite's time).
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
-
-
-def players_field(table: Any) -> str:
-    embed = table.table_message().embeds[0]
-    return next(f.value for f in embed.fields if f.name == "Players")
-
-
-def shown_names(table: Any) -> list[str]:
-    return re.findall(r"^[▶•] \*\*(.+?)\*\*", players_field(table), flags=re.M)
-
-
-BLANK = {"\u3164", "\u2800", "\u115f", "\u1160", "\uffa0"}
 
 
 def looks(name: str) -> str:
