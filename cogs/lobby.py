@@ -92,9 +92,9 @@ def cannot_post(interaction: discord.Interaction) -> str | None:
     )
 
 
-# Seconds between the housekeeping passes (``Lobby.housekeeping``): at most this, and a tenth
-# of the lobby timeout when shorter, so a lobby closes close to its time.
-HOUSEKEEPING_EVERY = 60.0
+# Seconds between the housekeeping passes (``Lobby.housekeeping``): a tenth of the lobby
+# timeout, so a lobby closes within a tenth of its time after it, and at most this.
+HOUSEKEEPING_EVERY = 300.0
 
 
 class Lobby(commands.Cog):

@@ -1,7 +1,7 @@
 """LOBBY_TIMEOUT_MINUTES as the README and .env.example say: "an untouched lobby closes
 after this long". Before, the check ran every 5 minutes whatever the setting: with 1 minute
-a lobby held its channel for up to 6 (and a 30-minute one for up to 35). Now it runs every
-minute, or every tenth of a shorter timeout."""
+a lobby held its channel for up to 6. Now it runs every tenth of the timeout (at most every
+5 minutes)."""
 
 from __future__ import annotations
 

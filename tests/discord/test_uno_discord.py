@@ -132,7 +132,7 @@ async def test_abandoned_lobby_expires(simcord_env) -> None:
     channel = guild.create_text_channel("uno")
     ann = guild.add_member(simcord_env.create_user("ann"))
     await ann.slash(channel, "newgame uno")
-    await simcord_env.advance_time(31 * 60)  # checked every minute
+    await simcord_env.advance_time(34 * 60)  # checked every 3 minutes (a tenth of 30)
     lobby = channel.history()[0]
     assert "expired" in message_text(lobby) and controls(lobby) == []
     assert await simcord_env.bot.store.open_game_in_channel(channel.id) is None
@@ -163,13 +163,13 @@ async def test_lobby_expiry_goes_on_after_a_database_error(simcord_env) -> None:
         return await end_game(game_id, reason)
 
     store.stale_lobbies, store.end_game = failing_stale, failing_end
-    await simcord_env.advance_time(60)  # the first check (every minute) fails
+    await simcord_env.advance_time(3 * 60)  # the first check (every 3 minutes) fails
     assert failures["stale"] == 0
-    await simcord_env.advance_time(30 * 60)  # the first after the timeout: one lobby fails
+    await simcord_env.advance_time(31 * 60)  # the first after the timeout: one lobby fails
     assert failures["end"] == 0
     expired = [c for c in channels if "expired" in message_text(c.history()[0])]
     assert len(expired) == 1
-    await simcord_env.advance_time(60)  # and the one after: the last one too
+    await simcord_env.advance_time(3 * 60)  # and the one after: the last one too
     for channel in channels:
         assert "expired" in message_text(channel.history()[0])
         assert await store.open_game_in_channel(channel.id) is None
