@@ -290,6 +290,8 @@ class Play(commands.Cog):
                     current = await self.sessions.get(game_id)
                     if current is not None and current.row.status == "active":
                         await self._rename(interaction, current)
+                        # No move follows to redraw it: the table shows the name now.
+                        self.bot.presenter.update(current)
             except Exception as error:
                 log_failure(f"game {game_id}: renaming a seat", error)
 

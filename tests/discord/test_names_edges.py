@@ -97,3 +97,23 @@ async def test_a_nickname_changed_mid_game_is_taken_from_a_my_hand_click(simcord
     game = await table.game()
     shown = dict(zip(game.players, shown_names(table), strict=True))[waiting]
     assert shown == "Beatrix", f"the redrawn table still calls her {shown!r}"
+
+
+async def test_a_nickname_taken_from_my_hand_is_shown_without_waiting_for_a_move(
+    simcord_env: Any,
+) -> None:
+    """Before, a member who renamed herself and pressed **My hand** was renamed in the
+    database, but the table went on listing her old name until somebody moved (at a slow
+    table, or while she was the one to move, that could be minutes). Now the table is
+    redrawn at once."""
+    table = await start_named(simcord_env, "uno", ["Ann", "Bea"])
+    game = await table.game()
+    member = table.members[game.players[1]]
+    simcord_env.backend.edit_member(table.channel.guild.id, member.id, {"nick": "Beatrix"})
+    version = (await table.session()).version
+    hand = await member.click(table.table_message(), label="My hand")
+    assert hand.ephemeral
+    await simcord_env.bot.presenter.idle()
+    assert (await table.session()).version == version, "no move was made"
+    shown = dict(zip(game.players, shown_names(table), strict=True))[game.players[1]]
+    assert shown == "Beatrix", f"the table still calls her {shown!r}"
