@@ -24,7 +24,7 @@ from cogs.faces.catalog import NoFaces
 from cogs.presenter import Presenter
 from cogs.ratelimits import amortise_bucket_sweep, limit_requests
 from cogs.render import faces as render_faces
-from cogs.replies import report_error
+from cogs.replies import CardTree, report_error
 from cogs.sessions import Sessions
 from cogs.timing import Timing
 from config import ConfigError, Settings, load_settings
@@ -64,6 +64,7 @@ class CardBot(commands.Bot):
             chunk_guilds_at_startup=False,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            tree_cls=CardTree,
         )
         self.settings = settings
         amortise_bucket_sweep(self.http)  # no O(buckets) scan per new channel (see module)

@@ -264,9 +264,13 @@ async def _answer(
 ) -> None:
     response = interaction.response
     await replies.settle(interaction)
-    if response.type == InteractionResponseType.deferred_message_update:
-        # Acknowledged already ("working on it"): the same answer by the interaction's
-        # webhook, the clicked message edited or a private message sent.
+    if response.type in (
+        InteractionResponseType.deferred_message_update,
+        InteractionResponseType.deferred_channel_message,
+    ):
+        # Acknowledged already ("working on it", or a slash command's "thinking…"): the same
+        # answer by the interaction's webhook, the clicked message edited or a private
+        # message sent.
         await _late_answer(interaction, kind, data)
         return
     if response.is_done():
@@ -310,12 +314,8 @@ async def _late_answer(
 
 async def answer_message(interaction: discord.Interaction, screen: Screen) -> int:
     """Answer with a new public message (a lobby); its id."""
-    await replies.settle(interaction)
-    if interaction.response.is_done():
-        sent = await interaction.followup.send(wait=True, **send_kwargs(screen))
-        return sent.id
-    answered = await interaction.response.send_message(**send_kwargs(screen))
-    return answered.message_id or (await interaction.original_response()).id
+    sent = await replies.public(interaction, **send_kwargs(screen))
+    return sent or (await interaction.original_response()).id
 
 
 def send_kwargs(screen: Screen) -> dict[str, Any]:

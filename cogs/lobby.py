@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from cogs import components, ids
+from cogs import components, ids, replies
 from cogs.clock import now
 from cogs.hosting import GAMES, Hosted
 from cogs.presenter import Job
@@ -760,8 +760,11 @@ class Lobby(commands.Cog):
                 kwargs["view"] = components.to_view(again)
             jobs: list[Job] = []
             try:
-                await interaction.response.send_message(
-                    text, allowed_mentions=discord.AllowedMentions.none(), **kwargs
+                await replies.public(
+                    interaction,
+                    content=text,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    **kwargs,
                 )
             except discord.HTTPException as error:
                 # The game is ended all the same: its table and DMs must show it, and the
@@ -799,7 +802,7 @@ class Lobby(commands.Cog):
             )
         listed = whole_lines(lines, 4000, "more games", total=len(rows))
         embed = discord.Embed(title="Open games", description=listed)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await reply(interaction, embed=embed)
 
     # -- housekeeping -----------------------------------------------------------------------------
     @tasks.loop(seconds=HOUSEKEEPING_EVERY)  # the interval is set from the lobby timeout

@@ -7,6 +7,7 @@ without any secret (no action ids, no option values) and tells the person kindly
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import traceback
 from typing import Any
@@ -43,19 +44,74 @@ async def settle(interaction: discord.Interaction) -> None:
         await deferring
 
 
+class CardTree(app_commands.CommandTree):
+    """Slash commands get the watchdog buttons get (``components.dispatch``): one that has
+    not answered within ACK_WITHIN seconds (a slow database, many channel lookups) shows
+    "thinking…" first, or Discord drops it at 3 s ("The application did not respond")."""
+
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # Around discord.py's dispatch of every application command, as ``components.dispatch``
+        # is around every click (autocomplete answers itself, and is never deferred).
+        if interaction.type is not discord.InteractionType.application_command:
+            await super()._call(interaction)
+            return
+        watch = asyncio.get_running_loop().call_later(ACK_WITHIN, _thinking, interaction)
+        try:
+            await super()._call(interaction)
+        finally:
+            watch.cancel()
+
+
+def _thinking(interaction: discord.Interaction) -> None:
+    if interaction.response.is_done() or ANSWERING in interaction.extras:
+        return
+    interaction.extras[DEFERRING] = asyncio.create_task(_think(interaction))
+
+
+async def _think(interaction: discord.Interaction) -> None:
+    # Private: most answers are. A public one (a lobby) resolves it first (``public``).
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException as error:
+        log.info("could not acknowledge interaction %s: %s", interaction.id, error)
+
+
+def thinking(interaction: discord.Interaction) -> bool:
+    """Whether the answer is due in place of a private "thinking…" (a slow slash command)."""
+    return interaction.response.type == discord.InteractionResponseType.deferred_channel_message
+
+
+async def public(interaction: discord.Interaction, **kwargs: Any) -> int | None:
+    """Answer with a message everyone in the channel sees; its id when Discord gives it.
+    After a private "thinking…", that is ended first (the first follow-up would take its
+    place and stay private, whatever it asks for), and removed once the answer is out."""
+    await settle(interaction)
+    if not interaction.response.is_done():
+        answered = await interaction.response.send_message(**kwargs)
+        return answered.message_id
+    ended = thinking(interaction)
+    if ended:
+        await interaction.edit_original_response(content="⬇️")
+    sent = await interaction.followup.send(wait=True, **kwargs)
+    if ended:
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as error:
+            log.info("could not remove the thinking of interaction %s: %s", interaction.id, error)
+    return sent.id
+
+
 def clip(text: str, limit: int = MAX_CONTENT) -> str:
     """Discord's limit on a message's text, by default."""
     return spec.clip(text, limit)
 
 
-async def reply(interaction: discord.Interaction, text: str, **extra: Any) -> None:
-    """A private (ephemeral) message to whoever caused the interaction; nothing is pinged."""
-    kwargs: dict[str, Any] = {
-        "content": clip(text),
-        "ephemeral": True,
-        "allowed_mentions": NO_MENTIONS,
-        **extra,
-    }
+async def reply(interaction: discord.Interaction, text: str = "", **extra: Any) -> None:
+    """A private (ephemeral) message to whoever caused the interaction; nothing is pinged.
+    ``extra``: more of the message (an embed), or other arguments of discord.py's send."""
+    kwargs: dict[str, Any] = {"ephemeral": True, "allowed_mentions": NO_MENTIONS, **extra}
+    if text:
+        kwargs["content"] = clip(text)
     try:
         await settle(interaction)
         if interaction.response.is_done():

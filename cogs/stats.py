@@ -92,7 +92,7 @@ class Stats(commands.Cog):
             embed.fields.append(
                 (GAMES[row.kind].title, await self._game_line(interaction, row, hidden), False)
             )
-        await interaction.response.send_message(embed=components.to_embed(embed), ephemeral=True)
+        await reply(interaction, embed=components.to_embed(embed))
 
     async def _game_line(
         self, interaction: discord.Interaction, row: StatRow, hidden: bool = False
@@ -151,11 +151,7 @@ class Stats(commands.Cog):
                 "Nobody is ranked here yet: play a few games with friends (bots are not rated).",
             )
             return
-        await interaction.response.send_message(
-            embed=components.to_embed(embed),
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await reply(interaction, embed=components.to_embed(embed))
 
     async def _board(self, interaction: discord.Interaction, kind: str, size: int) -> str:
         assert interaction.guild_id is not None
@@ -252,7 +248,7 @@ class Stats(commands.Cog):
         embed = Embed(
             title="📜 Last games here", description=whole_lines(lines, 4000, "older games")
         )
-        await interaction.response.send_message(embed=components.to_embed(embed), ephemeral=True)
+        await reply(interaction, embed=components.to_embed(embed))
 
     # -- /privacy ----------------------------------------------------------------------------
     @app_commands.command(name="privacy", description="Show or hide yourself on leaderboards.")

@@ -423,14 +423,19 @@ class Timers(commands.Cog):
         return True
 
     # -- reminders -----------------------------------------------------------------------------
+    @staticmethod
+    def _still_awaited(session: Session, users: list[int]) -> list[int]:
+        game = session.game
+        live = game is not None and session.row.status == "active"
+        awaited = set(session.hosted.awaited(game)) if live and game is not None else set()
+        return [u for u in users if str(u) in awaited]
+
     async def post_nudge(self, session: Session, users: list[int]) -> None:
         """One short message mentioning whose turn it is, with a link to the table; the
         previous reminder of this game is deleted, so at most one exists at a time."""
         row = session.row
         # Tried again after a failure, the game may have moved on: remind only who it waits for.
-        game = session.game
-        awaited = set(session.hosted.awaited(game)) if game and row.status == "active" else set()
-        users = [u for u in users if str(u) in awaited]
+        users = self._still_awaited(session, users)
         if not users:
             return
         old = row.nudge_message_id
@@ -441,6 +446,13 @@ class Timers(commands.Cog):
                 pass  # gone already, or not ours to delete any more
             # Any other failure (a 5xx) raises: the presenter tries the reminder again later,
             # rather than leave an untrue "your turn" in the channel for good.
+            # A delete can take seconds (Discord's tight limit on deletes): a move made
+            # meanwhile is not reminded of.
+            session = self.sessions.cached(row.id) or session
+            row = session.row
+            users = self._still_awaited(session, users)
+            if not users:
+                return  # the deleted id stays stored: deleting it again is a harmless 404
         screen = show.nudge_screen(session, users)
         # Raw REST, as the presenter's edits: no View or Message objects to build and parse.
         message_id = await self.bot.presenter.send(row.channel_id, screen)
