@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import show
 from cogs.clock import now
 from cogs.components import DYNAMIC_ITEMS
 from cogs.faces.book import FaceBook
@@ -86,6 +87,8 @@ class CardBot(commands.Bot):
         # face is up (or with CARD_EMOJIS=off) cards show as text.
         self.faces = FaceBook(self, enabled=self.settings.card_emojis)
         render_faces.use(self.faces if self.settings.card_emojis else NoFaces())
+        # DMs name the server of their game (a member may play in several).
+        show.use_server_names(lambda g: guild.name if (guild := self.get_guild(g)) else None)
         self.faces.start()
         # Buttons route by custom_id alone, so every old message keeps working.
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -21,7 +21,16 @@ from discord.http import MultipartParameters
 from discord.webhook.async_ import async_context
 
 from cogs import ids, replies
-from cogs.render.spec import Button, Embed, Screen, Select
+from cogs.render.spec import (
+    MAX_BUTTON_LABEL,
+    MAX_OPTION_LABEL,
+    MAX_PLACEHOLDER,
+    Button,
+    Embed,
+    Screen,
+    Select,
+    clip,
+)
 from cogs.render.text import plain
 
 log = logging.getLogger(__name__)
@@ -99,6 +108,13 @@ async def _defer(interaction: discord.Interaction) -> None:
 DYNAMIC_ITEMS = (Control,)
 
 
+def _shown(text: str, limit: int) -> str:
+    """A label, option or placeholder as Discord shows it (no markdown there): unescaped,
+    then clipped, so escapes take none of the room. Renderers clip with ``clip_label``, to the
+    same text; this keeps other specs within Discord's limits too."""
+    return clip(plain(text), limit)
+
+
 def to_embed(spec: Embed) -> discord.Embed:
     embed = discord.Embed(title=spec.title, description=spec.description or None, color=spec.color)
     for name, value, inline in spec.fields:
@@ -123,7 +139,7 @@ def to_view(screen: Screen) -> discord.ui.View:
 
 def _button(spec: Button, row: int) -> discord.ui.Item[Any]:
     button: discord.ui.Button[Any] = discord.ui.Button(
-        label=plain(spec.label),
+        label=_shown(spec.label, MAX_BUTTON_LABEL),
         custom_id=spec.custom_id,
         style=STYLES[spec.style],
         emoji=spec.emoji,
@@ -136,14 +152,14 @@ def _button(spec: Button, row: int) -> discord.ui.Item[Any]:
 def _select(spec: Select, row: int) -> discord.ui.Item[Any]:
     select: discord.ui.Select[Any] = discord.ui.Select(
         custom_id=spec.custom_id,
-        placeholder=plain(spec.placeholder)[:150],
+        placeholder=_shown(spec.placeholder, MAX_PLACEHOLDER),
         min_values=spec.min_values,
         max_values=spec.max_values,
         options=[
             discord.SelectOption(
-                label=plain(c.label),
+                label=_shown(c.label, MAX_OPTION_LABEL),
                 value=c.value,
-                description=plain(c.description) if c.description else None,
+                description=_shown(c.description, MAX_OPTION_LABEL) if c.description else None,
                 emoji=c.emoji,
             )
             for c in spec.options
@@ -203,16 +219,21 @@ def _row_json(row: Button | Select | list[Button]) -> dict[str, Any]:
                 {
                     "type": 3,
                     "custom_id": row.custom_id,
-                    "placeholder": plain(row.placeholder)[:150],
+                    "placeholder": _shown(row.placeholder, MAX_PLACEHOLDER),
                     "min_values": row.min_values,
                     "max_values": row.max_values,
                     "options": [
                         {
                             k: v
                             for k, v in (
-                                ("label", plain(c.label)),
+                                ("label", _shown(c.label, MAX_OPTION_LABEL)),
                                 ("value", c.value),
-                                ("description", plain(c.description) if c.description else None),
+                                (
+                                    "description",
+                                    _shown(c.description, MAX_OPTION_LABEL)
+                                    if c.description
+                                    else None,
+                                ),
                                 ("emoji", _emoji_json(c.emoji)),
                             )
                             if v is not None
@@ -231,7 +252,7 @@ def _row_json(row: Button | Select | list[Button]) -> dict[str, Any]:
                 for k, v in (
                     ("type", 2),
                     ("style", STYLES[b.style].value),
-                    ("label", plain(b.label)),
+                    ("label", _shown(b.label, MAX_BUTTON_LABEL)),
                     ("custom_id", b.custom_id),
                     ("disabled", b.disabled),
                     ("emoji", _emoji_json(b.emoji)),

@@ -5,17 +5,37 @@ Pure functions of committed state (no I/O), shared by the click path and the pre
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from cogs import ids
 from cogs.clock import now
 from cogs.render.screens import hand_screen, table_screen
-from cogs.render.spec import Button, Screen
+from cogs.render.spec import Button, Screen, clip
+from cogs.render.text import MAX_NAME, safe_name
 from cogs.sessions import Session
 from cogs.timing import deadline_shown
 from db import GameRow
 
 KICKED = "You were removed from this game, so its cards are no longer shown here."
+
+# A server's name by its id, from the bot's cache (installed at start, as card faces are):
+# no I/O here. Without it, or for a server it does not know, a DM names the channel alone.
+_server_name: Callable[[int], str | None] | None = None
+
+
+def use_server_names(lookup: Callable[[int], str | None] | None) -> None:
+    global _server_name
+    _server_name = lookup
+
+
+def where_dm(row: GameRow) -> str:
+    """Where a game is played, for its DMs: "in #channel on Server". The channel mention is
+    drawn in a DM to a member of its server; the server's name (up to 100 characters, as
+    typed) is clipped like a player's and made inert."""
+    place = f"in <#{row.channel_id}>"
+    server = _server_name(row.guild_id) if _server_name is not None else None
+    return f"{place} on {safe_name(clip(server, MAX_NAME))}" if server else place
 
 
 def table_link(row: GameRow) -> str:
@@ -74,9 +94,13 @@ def hand(
     renderer = session.hosted.renderer
     where = f"Game #{row.id}"
     if dm:
-        # A DM names its game (a player may be in several); the link is in the text, where
-        # Discord renders it (an embed footer would show it raw).
-        header = f"Your hand for game #{row.id} ({renderer.title}) · [table]({jump_url(session)})"
+        # A DM names its game, channel and server (a player may be in several, and a phone
+        # shows no link's address); the link is in the text, where Discord renders it (an
+        # embed footer would show it raw).
+        header = (
+            f"Your hand for game #{row.id} ({renderer.title}) {where_dm(row)}"
+            f" · [table]({jump_url(session)})"
+        )
         notice = f"{header}\n{notice}" if notice else header
     else:
         channel = f"Game #{row.id} in <#{row.channel_id}>"

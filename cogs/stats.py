@@ -335,12 +335,19 @@ def replay_screen(
     embed.title = f"🎞️ Replay of game #{row.id} — {hosted.title}"
     embed.footer = f"Move {step} of {len(moves)}"
     last = len(moves)
+    # A word on each button: a screen reader reads a bare arrow by its emoji name ("play
+    # button"), which does not say which way it steps.
     rows: list[Row] = [
         [
-            Button("⏮", ids.replay(row.id, 0, 0), disabled=step == 0),
-            Button("◀", ids.replay(row.id, max(0, step - 1), 1), disabled=step == 0),
-            Button("▶", ids.replay(row.id, min(last, step + 1), 2), disabled=step == last),
-            Button("⏭", ids.replay(row.id, last, 3), disabled=step == last),
+            Button("First", ids.replay(row.id, 0, 0), emoji="⏮", disabled=step == 0),
+            Button("Back", ids.replay(row.id, max(0, step - 1), 1), emoji="◀", disabled=step == 0),
+            Button(
+                "Next",
+                ids.replay(row.id, min(last, step + 1), 2),
+                emoji="▶",
+                disabled=step == last,
+            ),
+            Button("Last", ids.replay(row.id, last, 3), emoji="⏭", disabled=step == last),
         ]
     ]
     return Screen(embed=embed, rows=rows)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cogs.render import faces
-from cogs.render.spec import Embed, clip
+from cogs.render.spec import MAX_FIELD_VALUE, Embed, clip, newest_lines
 from cogs.render.text import humanize, log_names, plural, standard_card
 from engine import cards
 
@@ -46,6 +46,7 @@ class Renderer:
 
     color = 0x5865F2
     emoji = "🃏"
+    recent_lines = 6  # the log lines the table's "Recent" shows at most
 
     def __init__(self, kind: str, title: str) -> None:
         self.kind = kind
@@ -58,9 +59,12 @@ class Renderer:
     def hand_text(self, hand: list[str]) -> str:
         if not hand:
             return "*(no cards)*"
-        text = "  ".join(f"`{self.card(c)}`" for c in hand)
-        pictures = faces.row(hand)
-        return f"{pictures}\n{text}" if pictures else text
+        words = [f"`{self.card(c)}`" for c in hand]
+        if faces.row(hand):
+            # Each face beside its card's words: a screen reader reads a face by its emoji
+            # name, so a line of faces alone would be a run of codes.
+            return "  ".join(f"{faces.face(c)} {w}" for c, w in zip(hand, words, strict=True))
+        return "  ".join(words)
 
     def action_card(self, action_id: str) -> tuple[str, str | None] | None:
         """The card an action plays (code, a wild's colour), for its button's face."""
@@ -155,8 +159,9 @@ class Renderer:
         embed.fields.append(("Players", self.players_text(view, names), False))
         if log:
             plain = log_names(names)
-            recent = "\n".join(f"• {humanize(line, plain)}" for line in log[-6:])
-            embed.fields.append(("Recent", clip(recent, 1024), False))
+            recent = [f"• {humanize(line, plain)}" for line in log[-self.recent_lines :]]
+            # The newest lines that fit: the last says what just happened.
+            embed.fields.append(("Recent", newest_lines(recent, MAX_FIELD_VALUE), False))
         if view.get("finished"):
             embed.fields.insert(0, ("Result", self.result_text(view, names), False))
         return embed

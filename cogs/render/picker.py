@@ -15,13 +15,15 @@ from cogs.render import faces
 from cogs.render.kinds import Renderer
 from cogs.render.spec import (
     MAX_BUTTON_LABEL,
+    MAX_OPTION_LABEL,
     MAX_PER_ROW,
+    MAX_PLACEHOLDER,
     MAX_SELECT_OPTIONS,
     Button,
     Choice,
     Row,
     Select,
-    clip,
+    clip_label,
 )
 from engine import Action
 
@@ -79,7 +81,9 @@ def rows(
     if len(choices) <= 4 * MAX_PER_ROW:
         buttons = [
             Button(
-                clip(c.label, MAX_BUTTON_LABEL), ids.act(game_id, version, c.target), emoji=c.emoji
+                clip_label(c.label, MAX_BUTTON_LABEL),
+                ids.act(game_id, version, c.target),
+                emoji=c.emoji,
             )
             for c in choices
         ]
@@ -93,7 +97,10 @@ def rows(
                 Select(
                     custom_id=ids.select(game_id, version) + f":{i // MAX_SELECT_OPTIONS}",
                     placeholder=f"{placeholder} ({i + 1}-{i + len(chunk)})",
-                    options=[Choice(clip(c.label, 100), c.target, emoji=c.emoji) for c in chunk],
+                    options=[
+                        Choice(clip_label(c.label, MAX_OPTION_LABEL), c.target, emoji=c.emoji)
+                        for c in chunk
+                    ],
                 )
             )
     if extra:
@@ -135,9 +142,13 @@ def pick_rows(
         rows.append(
             Select(
                 custom_id=custom_id,
-                placeholder=clip(label, 150),
+                placeholder=clip_label(label, MAX_PLACEHOLDER),
                 options=[
-                    Choice(clip(renderer.segment(o, names), 100), o, emoji=_option_face(o))
+                    Choice(
+                        clip_label(renderer.segment(o, names), MAX_OPTION_LABEL),
+                        o,
+                        emoji=_option_face(o),
+                    )
                     for o in opts
                 ],
                 min_values=min(pick.min, hi),

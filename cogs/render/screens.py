@@ -8,7 +8,17 @@ from typing import Any
 from cogs import ids
 from cogs.render import picker
 from cogs.render.kinds import Renderer
-from cogs.render.spec import MAX_ROWS, Button, Embed, Row, Screen, button_rows, clip
+from cogs.render.spec import (
+    MAX_BUTTON_LABEL,
+    MAX_ROWS,
+    Button,
+    Embed,
+    Row,
+    Screen,
+    button_rows,
+    clip,
+    clip_label,
+)
 from cogs.render.text import humanize
 from engine import Action, Game
 
@@ -123,7 +133,7 @@ def table_screen(
                 seen[action.id] = action
     buttons = [
         Button(
-            clip(renderer.table_action_label(a.id, a.label, view, names), 80),
+            clip_label(renderer.table_action_label(a.id, a.label, view, names), MAX_BUTTON_LABEL),
             ids.act(game_id, version, a.id),
             "danger" if a.id.startswith(("catch", "challenge")) else "secondary",
         )

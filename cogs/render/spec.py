@@ -5,8 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from cogs.render.text import plain, shown_prefix
+
 # Discord limits that shape rendering.
 MAX_BUTTON_LABEL = 80
+MAX_OPTION_LABEL = 100  # a select option's label, and its description
+MAX_PLACEHOLDER = 150
 MAX_SELECT_OPTIONS = 25
 MAX_ROWS = 5
 MAX_PER_ROW = 5
@@ -91,6 +95,31 @@ def clip(text: str, limit: int) -> str:
     if start != -1 and (markup := _MARKUP.match(text, start)) and markup.end() > cut:
         cut = start
     return text[:cut] + "…"
+
+
+def clip_label(text: str, limit: int) -> str:
+    """``text`` for a button, a select option or a placeholder, where markdown never renders
+    (``plain`` drops its escapes): clipped to ``limit`` characters *as shown*, so escapes take
+    none of the room, and still escaped, never with half an escape left."""
+    shown = plain(text)
+    if len(shown) <= limit:
+        return text
+    return shown_prefix(text, len(clip(shown, limit)) - 1) + "…"
+
+
+def newest_lines(lines: list[str], limit: int) -> str:
+    """The newest (last) whole lines that fit in ``limit`` characters, the oldest dropped: in
+    a log, the newest line says what just happened. A newest line too long alone is clipped."""
+    kept: list[str] = []
+    size = -1  # no line break before the first line
+    for line in reversed(lines):
+        if size + 1 + len(line) > limit:
+            break
+        kept.append(line)
+        size += 1 + len(line)
+    if not kept and lines:
+        return clip(lines[-1], limit)
+    return "\n".join(reversed(kept))
 
 
 def whole_lines(lines: list[str], limit: int, what: str = "more", total: int = 0) -> str:

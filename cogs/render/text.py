@@ -47,6 +47,16 @@ def plain(text: str) -> str:
     return _ESCAPED.sub(r"\1", text) if "\\" in text else text
 
 
+# One character as ``plain`` shows it: an escape with the character it escapes, or any other.
+_SHOWN_CHAR = re.compile(r"\\[\\*_~|`>\[\]()#]|.", re.S)
+
+
+def shown_prefix(text: str, n: int) -> str:
+    """The start of ``text`` that ``plain`` shows as its first ``n`` characters: escapes are
+    kept whole, never split from the character they escape."""
+    return "".join(_SHOWN_CHAR.findall(text)[:n])
+
+
 def safe_name(raw: str) -> str:
     """A display name made inert: shown as typed, never a mention, link or formatting.
 

@@ -12,13 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from cogs.render.kinds import Renderer
-from cogs.render.spec import Embed, clip
-from cogs.render.text import humanize, log_names, plural
+from cogs.render.spec import clip
+from cogs.render.text import humanize, plural
 from engine.cards import RED_SUITS, suit, value
 from engine.cards import label as card_label
 
 SIDES = {"red": ("🟥", "Red", "♦♥"), "black": ("⬛", "Black", "♣♠")}
-RECENT_LINES = 10  # a head to head logs several steps in one move: show them all
 
 
 def cards_sum(cards: list[str]) -> str:
@@ -29,6 +28,7 @@ def cards_sum(cards: list[str]) -> str:
 class WarOfSuitsRenderer(Renderer):
     color = 0xB22222
     emoji = "⚔️"
+    recent_lines = 10  # a head to head logs several steps in one move: show them all
 
     # -- words -------------------------------------------------------------------------
     def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
@@ -51,22 +51,6 @@ class WarOfSuitsRenderer(Renderer):
         return "Play a card"
 
     # -- the public table --------------------------------------------------------------
-    def table_embed(
-        self, view: dict[str, Any], names: Mapping[str, str], log: list[str], game_id: int
-    ) -> Embed:
-        embed = super().table_embed(view, names, [], game_id)
-        if log:
-            # The newest lines that fit: a head to head's steps arrive in a single move.
-            lines: list[str] = []
-            plain = log_names(names)
-            for line in reversed(log[-RECENT_LINES:]):
-                shown = f"• {humanize(line, plain)}"
-                if sum(len(s) + 1 for s in lines) + len(shown) > 1000:
-                    break
-                lines.insert(0, shown)
-            embed.fields.append(("Recent", clip("\n".join(lines), 1024), False))
-        return embed
-
     def _side(self, view: dict[str, Any], player: str, names: Mapping[str, str]) -> str:
         mark, side, _ = SIDES[view["sides"][player]]
         return f"{mark} {side} · **{names.get(player, player)}**"

@@ -37,9 +37,9 @@ async def test_the_replay_shows_the_timeouts_and_the_seat_taken_over(simcord_env
     message = replay.response
     everything.append(message_text(message))
     for _ in range(len(moves)):
-        message = (await member.click(message, label="▶")).response
+        message = (await member.click(message, label="Next")).response
         everything.append(message_text(message))
-    assert not any(c.label == "▶" and not c.disabled for c in controls(message))
+    assert not any(c.label == "Next" and not c.disabled for c in controls(message))
     shown = "\n".join(everything)
     timed_out = [s for s in ("strike 1 of 3", "strike 2 of 3", "strike 3 of 3") if s in shown]
     assert timed_out == ["strike 1 of 3", "strike 2 of 3", "strike 3 of 3"], shown[:600]

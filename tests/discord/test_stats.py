@@ -91,11 +91,11 @@ async def test_stats_leaderboard_history_and_replay(simcord_env) -> None:
     message = replay.response
     moves = len(await simcord_env.bot.store.moves(table.game_id))
     for _ in range(moves):
-        step = await dee.click(message, label="▶")
+        step = await dee.click(message, label="Next")
         message = step.response
         shown.append(message_text(message))
     assert f"Move {moves} of {moves}" in shown[-1]
-    assert not any(c.label == "▶" and not c.disabled for c in controls(message))
+    assert not any(c.label == "Next" and not c.disabled for c in controls(message))
     everything = "\n".join(shown)
     session = await table.session()
     for line in session.public_log:  # every line the table showed, the replay shows too
