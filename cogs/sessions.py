@@ -390,6 +390,10 @@ class Sessions:
         # A phase's own clock moving for a player (the talk's Ready) neither strikes them
         # nor counts as their own move, which would clear their strikes.
         changes = [] if by_clock else self._seat_changes(session, user_id, timed_out)
+        if game.finished:
+            # The move that ends the game hands no seat to a bot: nobody plays it any more,
+            # and the result is the member's, as after a first or second strike.
+            changes = [c for c in changes if not (c.is_bot and c.away == "timeout")]
         # The bot's own lines with this move (a timeout, the seat taken over): stored with
         # the move, for /replay.
         noted_before = [e.public for e in extra if e.public]
