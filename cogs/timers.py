@@ -32,6 +32,7 @@ from cogs.sessions import STRIKES_TO_BOT, Session, Shown
 from cogs.timing import wake_at
 from db import StaleVersion, StoreUnavailable
 from engine import Event, IllegalAction
+from engine.bots.base import pick_id
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -55,6 +56,26 @@ class BotTurn:
     view: dict[str, Any]
     actions: list[engine.Action]
     rng: random.Random
+
+
+def plain_move(session: Session, user_id: int) -> str | None:
+    """A legal move for the seat, chosen without any policy: the first action the rules
+    take (one needing a pick, with its first options)."""
+    game = session.game
+    assert game is not None
+    player = str(user_id)
+    for action in game.legal_actions(player):
+        move = (
+            action.id
+            if action.pick is None
+            else pick_id(action, action.pick.options[: action.pick.min])
+        )
+        try:
+            game.copy().apply(player, move)
+        except IllegalAction:
+            continue
+        return move
+    return None
 
 
 class Timers(commands.Cog):
@@ -397,15 +418,33 @@ class Timers(commands.Cog):
         by_clock: bool = False,
     ) -> bool:
         try:
-            applied = await self.sessions.apply(
-                session,
-                user_id,
-                action,
-                moment,
-                timed_out=timed_out,
-                by_clock=by_clock,
-                extra=[note] if note else (),
-            )
+            try:
+                applied = await self.sessions.apply(
+                    session,
+                    user_id,
+                    action,
+                    moment,
+                    timed_out=timed_out,
+                    by_clock=by_clock,
+                    extra=[note] if note else (),
+                )
+            except IllegalAction:
+                # A policy's mistake (the rules refuse before anything is stored): the
+                # same seeded choice would come again at once, for ever. A plain legal move
+                # instead keeps the game going.
+                plain = plain_move(session, user_id)
+                if plain is None:
+                    raise
+                log.error("game %s: a clock's move was refused: a plain one instead", session.id)
+                applied = await self.sessions.apply(
+                    session,
+                    user_id,
+                    plain,
+                    moment,
+                    timed_out=timed_out,
+                    by_clock=by_clock,
+                    extra=[note] if note else (),
+                )
         except (IllegalAction, StaleVersion) as error:
             # Never the action itself in the log: it may name a secret card.
             log.warning(
