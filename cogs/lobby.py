@@ -232,7 +232,8 @@ class Lobby(commands.Cog):
                 bots=bots,
             )
         except ChannelBusy:
-            await reply(interaction, await self._busy(interaction.channel_id, rematch_of))
+            busy = await self._busy(interaction.channel_id, rematch_of, interaction.user.id)
+            await reply(interaction, busy)
             return
         if (
             invited
@@ -263,12 +264,16 @@ class Lobby(commands.Cog):
             await self.bot.store.set_table_message(row.id, message_id, now())
             session.row.table_message_id = message_id
 
-    async def _busy(self, channel_id: int, rematch_of: int | None) -> str:
+    async def _busy(self, channel_id: int, rematch_of: int | None, user_id: int) -> str:
         """Why no lobby opened: the channel's game, which for a Play again may be the very
-        rematch the presser was invited to (``/endgame`` would be wrong advice: not theirs)."""
+        rematch the presser was invited to (``/endgame`` would be wrong advice: not theirs),
+        or is already in (their second press: Join would refuse them)."""
         if rematch_of is not None:
             row = await self.bot.store.open_game_in_channel(channel_id)
             if row is not None and row.settings.get("rematch_of") == rematch_of:
+                seated = any(s.user_id == user_id for s in await self.bot.store.seats(row.id))
+                if row.status == "lobby" and seated:
+                    return f"You're already in the rematch. {table_link(row)}"
                 if row.status == "lobby":
                     return f"The rematch is already open: press **Join** on it. {table_link(row)}"
                 return f"The rematch has already started. {table_link(row)}"

@@ -64,3 +64,28 @@ async def test_play_again_on_a_rematch_already_open_points_to_it(simcord_env) ->
     assert second.ephemeral
     text = second.response.content
     assert "/endgame" not in text and "Join" in text, text
+
+
+async def test_the_rematch_host_pressing_play_again_again_is_told_she_is_in(
+    simcord_env,
+) -> None:
+    """bea presses **Play again**: the rematch lobby opens with her as its host. She presses
+    **Play again** once more (a double click, or scrolling back up later). Before, she was
+    told "The rematch is already open: press **Join** on it.", and Join then refused her
+    ("You're already in this game."). Now she is told she is in it."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 3, seed=3)
+    ann, bea, _cy = table.members.values()
+    ended = await ann.slash(table.channel, "endgame")
+    assert not ended.ephemeral
+    await env.bot.presenter.idle()
+    post = table.channel.last_message
+    opened = await bea.click(post, label="Play again")
+    assert not opened.ephemeral, opened.response.content
+    lobby = table.channel.last_message
+    again = await bea.click(post, label="Play again")
+    assert again.ephemeral
+    joined = await bea.click(lobby, label="Join")
+    assert "already in" in joined.response.content  # Join refuses her, rightly
+    assert "press **Join**" not in again.response.content, again.response.content
+    assert "already in the rematch" in again.response.content
