@@ -30,6 +30,10 @@ log = logging.getLogger(__name__)
 ANNOUNCE_LEASE = 180.0
 CATCH_UP_EVERY = 30.0  # seconds between looks for ends a dead process claimed (shared)
 CATCH_UP_ALONE = 120.0  # seconds between looks for what Discord refused for long (alone)
+# An end post refused for want of permission (a channel its moderators locked) is tried again
+# further and further apart (2, 4, 8... minutes, then hourly), and given up after this many
+# refusals (about half a day): a lock is often lifted within minutes, a closed channel never.
+END_REFUSALS_KEPT = 16
 
 
 def end_post(session: Session) -> str | None:
@@ -89,6 +93,8 @@ class Endings(commands.Cog):
         # Games Discord keeps refusing to show (a channel closed to the bot): game -> (looks
         # so far, the time of the next look), further and further apart.
         self._looks: dict[int, tuple[int, float]] = {}
+        # The same for end posts refused (403): game -> (refusals so far, next try).
+        self._refused: dict[int, tuple[int, float]] = {}
 
     async def cog_load(self) -> None:
         # REST works as soon as we are logged in: no need to wait for the gateway.
@@ -128,6 +134,9 @@ class Endings(commands.Cog):
         assert session.game is not None
         # Sharing the database, posted by exactly one process: the one holding the claim.
         # (Alone, the flag stored after the post is enough: a crash in between posts again.)
+        refused, due = self._refused.get(session.id, (0, 0.0))
+        if now() < due:
+            return False  # refused a moment ago: tried again later, not at every retry
         claim = None
         if self.bot.sessions.shared:
             claim = await self.bot.store.claim_announcement(session.id, ANNOUNCE_LEASE)
@@ -151,15 +160,27 @@ class Endings(commands.Cog):
         again = Screen(rows=[[Button("Play again", ids.again(session.id), "primary", emoji="🔁")]])
         try:
             await self._post(session, text, ping, again)
-        except (discord.Forbidden, discord.NotFound, ThreadLocked) as error:
-            # The channel is gone or closed to the bot, or a thread its moderators locked:
-            # no retry will ever post it.
+        except discord.Forbidden as error:
+            refused += 1
+            if refused < END_REFUSALS_KEPT:
+                # Closed to the bot for now (a lock its moderators may lift): later.
+                wait = min(CATCH_UP_ALONE * 2 ** (refused - 1), 3600.0)
+                self._refused[session.id] = (refused, now() + wait)
+                log.info("game %s: the end post was refused (%s); again later", session.id, error)
+                if claim is not None:  # whichever process tries next may claim it
+                    await self.bot.store.release_announcement(session.id, claim)
+                return False
+            log.warning("game %s: the end cannot be posted: %s", session.id, error)
+        except (discord.NotFound, ThreadLocked) as error:
+            # The channel is gone, or a thread its moderators locked: no retry will ever
+            # post it.
             log.warning("game %s: the end cannot be posted: %s", session.id, error)
         except Exception:
             if claim is not None:  # the presenter retries this job: it may claim again
                 await self.bot.store.release_announcement(session.id, claim)
             raise
         self._posted.add(session.id)
+        self._refused.pop(session.id, None)
         return True
 
     async def _post(self, session: Session, text: str, ping: list[int], screen: Screen) -> None:

@@ -108,6 +108,8 @@ class Presenter:
         # Games whose table was posted but its id not stored (a database blink): the retry
         # stores it, else the next start would know only the table before it.
         self._table_unsaved: set[int] = set()
+        # Games Discord refused (403) in the pass under way: no quick retries for them.
+        self._refused: set[int] = set()
 
     # -- asking ---------------------------------------------------------------------------
     def update(
@@ -170,6 +172,7 @@ class Presenter:
                 pending.table = pending.dms = True
             in_full = pending.table and pending.dms
             ok = True
+            self._refused.discard(game_id)
             if drawing and pending.table:
                 ok &= await self._guard(session, "table", self.refresh_table(session))
             if drawing and pending.dms:
@@ -189,7 +192,11 @@ class Presenter:
                 self._note_drawn(session)
             elif drawing and ok and not session.row.is_open:
                 await self._end_shown(session)
-            if (failed or not ok) and pending.retries < MAX_RETRIES:
+            # Refused (403: the channel closed to the bot, for a while or for good): no
+            # quick retries, which would only be refused again. The catch-up looks again,
+            # further and further apart (``Endings.redraw_unshown``).
+            refused = game_id in self._refused
+            if (failed or not ok) and pending.retries < MAX_RETRIES and not refused:
                 # Discord kept failing: try again later, so a stored move is always shown
                 # and a post (the first table, the result) is not lost. Jobs are written to
                 # be run again: each redoes only what is not done yet.
@@ -329,6 +336,8 @@ class Presenter:
             return (await work) is not False
         except discord.HTTPException as error:
             log.warning("game %s: %s update failed: %s", session.id, what, error)
+            if isinstance(error, discord.Forbidden):
+                self._refused.add(session.id)
             if error.code == UNKNOWN_CHANNEL and session.row.is_open:
                 self._channel_gone(session, "Discord no longer knows its channel")
             elif error.code == THREAD_ARCHIVED:
@@ -397,8 +406,14 @@ class Presenter:
                     raise
         try:
             await self.post_table(session)
-        except (discord.NotFound, discord.Forbidden):
+        except (discord.NotFound, discord.Forbidden) as error:
             if session.row.is_open:
+                # A channel its moderators locked refuses a new post, but not an edit of
+                # the bot's own message: the old table goes on showing the game.
+                if isinstance(error, discord.Forbidden) and message_id is not None:
+                    with contextlib.suppress(discord.HTTPException):
+                        await self.edit(session.row.channel_id, message_id, show.table(session))
+                        return True
                 raise
             # An ended game whose channel is gone or closed to the bot: nothing is left to
             # show there (and no later pass should try again).
@@ -596,16 +611,20 @@ class Presenter:
         seat = session.seat(user_id)
         if seat is None or seat.dm_closed:
             return
-        # The notice first: if Discord refuses it, the seat is not marked yet, so the retry
-        # meets the closed DMs again and posts it then.
+        # The notice first: if Discord fails it, the seat is not marked yet, so the retry
+        # meets the closed DMs again and posts it then. Refused (a channel locked by its
+        # moderators), it is not retried: the DM would be tried again with it, each time.
         channel = self.bot.get_partial_messageable(session.row.channel_id)
-        await channel.send(
-            f"<@{user_id}> I can't send you direct messages, so press **My hand** on the "
-            "table to see your cards and play.",
-            allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, users=[discord.Object(id=user_id)]
-            ),
-        )
+        try:
+            await channel.send(
+                f"<@{user_id}> I can't send you direct messages, so press **My hand** on the "
+                "table to see your cards and play.",
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(id=user_id)]
+                ),
+            )
+        except discord.Forbidden as error:
+            log.info("game %s: the closed-DMs notice was refused: %s", session.id, error)
         for held in self._seats(session, user_id, seat):
             held.dm_closed = True
         await self.bot.store.mark_dm_closed(session.id, user_id)

@@ -8,6 +8,8 @@ from dataclasses import replace
 
 import discord
 
+from cogs.clock import now
+from cogs.endings import END_REFUSALS_KEPT
 from cogs.presenter import RETRY_AFTER
 from cogs.render.spec import Screen
 from cogs.timing import Timing
@@ -165,8 +167,10 @@ async def test_an_end_post_whose_flag_failed_is_not_posted_twice(simcord_env) ->
 
 
 async def test_an_end_that_can_never_be_posted_is_not_tried_for_ever(simcord_env) -> None:
-    """A channel gone or closed to the bot (403, 404): the end is given up, not retried on
-    every catch-up (before: each pass redrew and failed again)."""
+    """A channel closed to the bot (403): the end is tried again further and further apart
+    (a lock its moderators lift within minutes must not lose the result), never at each
+    retry or catch-up in between (before: each pass redrew and failed again), and given up
+    after ``END_REFUSALS_KEPT`` refusals."""
     table = await Table.start(simcord_env, "haymaker", 2, seed=1)
     await table.play_random(random.Random(1))
     store = simcord_env.bot.store
@@ -191,9 +195,19 @@ async def test_an_end_that_can_never_be_posted_is_not_tried_for_ever(simcord_env
     cached.row.announced = False
     await endings.announce(cached)
     await endings.announce(cached)
-    assert posts == 1
+    assert posts == 1, "tried again at once"
     row = await store.get_game(table.game_id)
-    assert row is not None and row.announced
+    assert row is not None and not row.announced
+    waits = []
+    for _ in range(END_REFUSALS_KEPT - 1):
+        refused_so_far, due = endings._refused[table.game_id]
+        waits.append(due - now())
+        endings._refused[table.game_id] = (refused_so_far, 0.0)  # as if that time passed
+        await endings.announce(cached)
+    assert posts == END_REFUSALS_KEPT
+    assert waits == sorted(waits) and waits[-1] <= 3600.0, waits
+    row = await store.get_game(table.game_id)
+    assert row is not None and row.announced, "never given up"
 
 
 class _Response:

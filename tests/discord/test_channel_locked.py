@@ -1,0 +1,166 @@
+"""A moderator changing the bot's permissions in a game's channel by hand, mid-game (a channel
+"locked" for a raid takes Send Messages, a channel moved into a staff category loses View
+Channel), while the players go on from their DMs: the table stays true where Discord allows,
+the result is posted once the lock is lifted, and refusals are not hammered.
+
+Discord (and simcord) let the bot edit its own messages without Send Messages; posting needs it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import pytest
+from simcord.backend.models import Overwrite
+from simcord.enums import OverwriteType
+
+from tests.discord.driver import Table, controls, pick_choice
+
+
+def deny_bot(env, channel_id: int, **perms: bool) -> None:  # type: ignore[no-untyped-def]
+    """A moderator denies the bot ``perms`` in the channel (a member overwrite)."""
+    env.backend.set_overwrite(
+        channel_id,
+        Overwrite(
+            target_id=env.backend.bot_user.id,
+            type=OverwriteType.MEMBER,
+            deny=discord.Permissions(**perms).value,
+        ),
+    )
+
+
+def versions(message) -> set[int]:  # type: ignore[no-untyped-def]
+    return {
+        int(c.custom_id.split(":")[2]) for c in controls(message) if c.custom_id.startswith("g:")
+    }
+
+
+async def test_a_locked_channel_keeps_its_table_showing_moves_after_fifty_minutes(
+    simcord_env,
+) -> None:
+    """A moderator takes the bot's Send Messages (the channel is locked); the players go on
+    from their DMs and the table is edited in place. Before, once the table was 50 minutes
+    old the presenter only tried to repost it (refused: 403) and never edited it again: the
+    table showed a turn that was over. Now a refused repost falls back to an edit."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    deny_bot(env, table.channel.id, send_messages=True)
+    await env.settle()
+    await table.some_move(via="dm")
+    for _ in range(10):  # 51 minutes of a slow game
+        await env.advance_time(306)
+    await table.some_move(via="dm")
+    await env.advance_time(10)
+    await env.bot.presenter.idle()
+    session = await table.session()
+    shown = table.table_message()
+    assert versions(shown) == {session.version}, (
+        f"the table (still editable, 51 minutes old) shows version {versions(shown)}, "
+        f"the game is at {session.version}"
+    )
+
+
+async def test_the_result_is_posted_once_a_one_minute_lock_is_lifted(simcord_env) -> None:
+    """The last move lands while a moderator has taken the bot's Send Messages for a minute.
+    Before, the refused end post was given up at once, as if the channel were gone for good:
+    the result and its Play again button were never posted. Now a refused end post is tried
+    again further and further apart (``END_REFUSALS_KEPT``)."""
+    env = simcord_env
+    table = await Table.start(env, "haymaker", 2, seed=1)
+    rng = random.Random(1)
+    while True:
+        game = await table.game()
+        player = next(p for p in game.actors() if game.legal_actions(p))
+        action = rng.choice(game.legal_actions(player))
+        action_id = pick_choice(game, player, action, rng) if action.pick else action.id
+        trial = game.copy()
+        trial.apply(player, action_id)
+        if trial.finished:
+            deny_bot(env, table.channel.id, send_messages=True)
+            await env.settle()
+            await table.act(player, action_id, via="picker")
+            break
+        await table.act(player, action_id, via="picker")
+    assert (await table.game()).finished
+    await env.advance_time(60)
+    env.backend.delete_overwrite(table.channel.id, env.backend.bot_user.id)  # lock lifted
+    await env.settle()
+    for _ in range(20):
+        await env.advance_time(60)
+    await env.bot.presenter.idle()
+    ends = [m for m in table.public_messages() if "Final scores" in (m.content or "")]
+    assert len(ends) == 1, "the result was never posted after a one-minute lock"
+
+
+@pytest.mark.parametrize("taken", ["view_channel", "send_messages"])
+async def test_a_move_in_a_channel_closed_to_the_bot_costs_no_run_of_refusals(
+    simcord_env, taken: str
+) -> None:
+    """The bot loses View Channel (or Send Messages) in the game's channel; the players go on
+    from their DMs, a move every two minutes. Before, every refused table edit and turn
+    reminder was retried six times within 105 s, whatever the error: eight minutes, four
+    moves, about 50 refused calls (each counting towards Discord's invalid-request ban). Now
+    a 403 is not retried quickly: the catch-up looks again, further and further apart."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    deny_bot(env, table.channel.id, **{taken: True})
+    await env.settle()
+    await table.some_move(via="dm")
+    for _ in range(5):
+        await env.advance_time(60)
+    since = len(env.http_requests)
+    for _ in range(4):
+        await table.some_move(via="dm")
+        await env.advance_time(60)
+        await env.advance_time(60)
+    await env.bot.presenter.idle()
+    at_channel = [
+        r for r in env.http_requests[since:] if f"/channels/{table.channel.id}/" in r.path
+    ]
+    refused = [r for r in at_channel if taken == "view_channel" or r.method == "POST"]
+    assert len(refused) <= 8, (
+        f"{len(refused)} refused calls to the channel for 4 moves in 8 minutes "
+        f"({taken} denied): {sorted({(r.method, r.path.count('/')) for r in refused})}"
+    )
+
+
+async def test_a_player_blocking_the_bot_in_a_locked_channel_costs_no_run_of_refusals(
+    simcord_env,
+) -> None:
+    """A player blocks the bot (50007 on their DM) while the channel is locked for the bot.
+    Before, the seat was marked DMs-closed only after the notice "I can't send you direct
+    messages..." was posted, and that post was refused: the DM and the notice were tried
+    again and again, some 45 refused calls in five minutes after one move. Now a refused
+    notice is given up (nobody can be told in a locked channel) and the seat marked."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    game = await table.game()
+    mover = next(p for p in game.actors() if game.legal_actions(p))
+    other = next(p for p in table.members if p != mover)
+    dm = table.dm_message(other)
+    assert dm is not None
+    deny_bot(env, table.channel.id, send_messages=True)
+    await env.settle()
+    for method in ("PATCH", "POST"):
+        env.inject_error(
+            method,
+            f"/channels/{dm.channel.id}/messages*",
+            status=403,
+            code=50007,
+            message="Cannot send messages to this user",
+            times=None,
+        )
+    since = len(env.http_requests)
+    await table.some_move(via="picker")
+    for _ in range(10):
+        await env.advance_time(30)
+    await env.bot.presenter.idle()
+    calls = env.http_requests[since:]
+    to_dm = [r for r in calls if f"/channels/{dm.channel.id}/" in r.path]
+    posts = [r for r in calls if r.method == "POST" and f"/channels/{table.channel.id}/" in r.path]
+    refused = len(to_dm) + len(posts)
+    assert refused <= 10, (
+        f"{refused} refused calls in 5 minutes after one move: {len(to_dm)} to the blocked DM, "
+        f"{len(posts)} posts to the locked channel"
+    )
