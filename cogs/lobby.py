@@ -232,8 +232,12 @@ class Lobby(commands.Cog):
                 bots=bots,
             )
         except ChannelBusy:
-            busy = await self._busy(interaction.channel_id, rematch_of, interaction.user.id)
-            await reply(interaction, busy)
+            if not await self._lobby_deleted(interaction.channel_id):
+                busy = await self._busy(interaction.channel_id, rematch_of, interaction.user.id)
+                await reply(interaction, busy)
+                return
+            # The channel's lobby had lost its message: closed, so this one opens.
+            await self._open(interaction, kind, options, settings, bots, invited, rematch_of)
             return
         if (
             invited
@@ -263,6 +267,27 @@ class Lobby(commands.Cog):
                 return
             await self.bot.store.set_table_message(row.id, message_id, now())
             session.row.table_message_id = message_id
+
+    async def _lobby_deleted(self, channel_id: int) -> bool:
+        """Whether the channel's lobby had lost its message (a moderator deleted it, or
+        purged the channel) and is now closed: it would hold the channel for its whole
+        timeout with nothing anyone can press (the bot hears of no deletion)."""
+        row = await self.bot.store.open_game_in_channel(channel_id)
+        if row is None or row.status != "lobby" or row.table_message_id is None:
+            return False  # a game, or a lobby whose message is being posted right now
+        try:
+            await self.bot.http.get_message(channel_id, row.table_message_id)
+            return False
+        except discord.NotFound:
+            pass
+        except discord.HTTPException:
+            return False  # cannot tell (no Read Message History): the lobby stands
+        async with self.sessions.lock(row.id):
+            session = await self.sessions.get(row.id)
+            if session is None or session.row.status != "lobby":
+                return False
+            log.info("game %s: its lobby message was deleted; the lobby is closed", row.id)
+            return await self.sessions.end(session, "expired")
 
     async def _busy(self, channel_id: int, rematch_of: int | None, user_id: int) -> str:
         """Why no lobby opened: the channel's game, which for a Play again may be the very
