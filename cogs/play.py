@@ -284,6 +284,8 @@ class Play(commands.Cog):
             return
         screen = show.hand(session, interaction.user.id, leave=True)
         await components.answer_private(interaction, screen)
+        if session.row.status == "active":
+            self.presenter.retry_dm(session, interaction.user.id)  # opened again, maybe
         if session.row.status == "active" and self._new_name(interaction, session):
             try:  # answered first: the rename waits for the game's lock, not the player
                 async with self.sessions.lock(game_id):

@@ -40,6 +40,7 @@ TABLE_MAX_AGE = 50 * 60  # edits to messages over an hour old are rate-limited (
 DM_CLOSED = 50007
 RETRY_AFTER = 5.0  # seconds before trying again what Discord refused with an error
 MAX_RETRIES = 6
+DM_RETRY_EVERY = 300.0  # seconds between tries of a member's closed DMs (``retry_dm``)
 UNKNOWN_CHANNEL = 10003  # Discord's error code: the channel (or thread) does not exist
 THREAD_ARCHIVED = 50083  # Discord's error code: a post or edit in an archived thread
 # Clock polls (CLOCK_POLL_SECONDS) one process may spend drawing a game before another may
@@ -110,6 +111,10 @@ class Presenter:
         self._table_unsaved: set[int] = set()
         # Games Discord refused (403) in the pass under way: no quick retries for them.
         self._refused: set[int] = set()
+        # (game, member) whose closed DMs are being tried again (``retry_dm``), and when a
+        # member's were last tried: refused again, they are marked closed without a notice.
+        self._dm_retrying: set[tuple[int, int]] = set()
+        self._dm_retried: dict[tuple[int, int], float] = {}
 
     # -- asking ---------------------------------------------------------------------------
     def update(
@@ -523,6 +528,22 @@ class Presenter:
             ok &= not isinstance(result, BaseException)
         return ok
 
+    def retry_dm(self, session: Session, user_id: int) -> None:
+        """A member whose DMs were closed clicked in the channel: they may have opened them
+        since (unblocked the bot), so their DM hand is tried again, at most every
+        ``DM_RETRY_EVERY`` seconds; refused again, it stays closed, with no second notice."""
+        seat = session.seat(user_id)
+        key = (session.id, user_id)
+        if seat is None or not seat.dm_closed or not self.bot.settings.dm_hands:
+            return
+        if now() < self._dm_retried.get(key, float("-inf")) + DM_RETRY_EVERY:
+            return
+        self._dm_retried[key] = now()
+        self._dm_retrying.add(key)
+        for held in self._seats(session, user_id, seat):
+            held.dm_closed = False
+        self.update(session, table=False)
+
     def _dms_to_draw(self, session: Session) -> list[tuple[int, object]]:
         """(member, what their DM should show) for each DM that does not show it yet."""
         if not self.bot.settings.dm_hands:
@@ -578,6 +599,9 @@ class Presenter:
             self._dm_unsaved.add((session.id, user_id))
             await self._save_dm(session, user_id, seat)
             session.shown.dms[user_id] = key
+            if (session.id, user_id) in self._dm_retrying:  # open again
+                self._dm_retrying.discard((session.id, user_id))
+                await self.bot.store.mark_dm_closed(session.id, user_id, False)
             if stale is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await self.bot.http.delete_message(*stale)
@@ -610,6 +634,11 @@ class Presenter:
     async def _dms_closed(self, session: Session, user_id: int) -> None:
         seat = session.seat(user_id)
         if seat is None or seat.dm_closed:
+            return
+        if (session.id, user_id) in self._dm_retrying:  # still closed: told already
+            self._dm_retrying.discard((session.id, user_id))
+            for held in self._seats(session, user_id, seat):
+                held.dm_closed = True
             return
         # The notice first: if Discord fails it, the seat is not marked yet, so the retry
         # meets the closed DMs again and posts it then. Refused (a channel locked by its

@@ -969,10 +969,11 @@ class Store:
         )
         self._revised(game_id, await self.backend.write(script))
 
-    async def mark_dm_closed(self, game_id: int, user_id: int) -> None:
+    async def mark_dm_closed(self, game_id: int, user_id: int, closed: bool = True) -> None:
         script = self._seat_write(
             game_id,
-            "UPDATE seats SET dm_closed = 1 WHERE game_id = ? AND user_id = ?",
+            "UPDATE seats SET dm_closed = ? WHERE game_id = ? AND user_id = ?",
+            int(closed),
             game_id,
             user_id,
         )
