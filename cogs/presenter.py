@@ -41,6 +41,8 @@ DM_CLOSED = 50007
 RETRY_AFTER = 5.0  # seconds before trying again what Discord refused with an error
 MAX_RETRIES = 6
 DM_RETRY_EVERY = 300.0  # seconds between tries of a member's closed DMs (``retry_dm``)
+REFUSED_RETRY_AFTER = 60.0  # a post refused (403): tried again 1, 2, 4... minutes later
+REPOST_REFUSED_WAIT = 600.0  # an old table whose repost was refused: only edited meanwhile
 UNKNOWN_CHANNEL = 10003  # Discord's error code: the channel (or thread) does not exist
 THREAD_ARCHIVED = 50083  # Discord's error code: a post or edit in an archived thread
 # Clock polls (CLOCK_POLL_SECONDS) one process may spend drawing a game before another may
@@ -114,7 +116,9 @@ class Presenter:
         # (game, member) whose closed DMs are being tried again (``retry_dm``), and when a
         # member's were last tried: refused again, they are marked closed without a notice.
         self._dm_retrying: set[tuple[int, int]] = set()
-        self._dm_retried: dict[tuple[int, int], float] = {}
+        self._dm_retried: dict[int, dict[int, float]] = {}
+        # Games whose old table could not be reposted (403): when to try posting again.
+        self._repost_refused: dict[int, float] = {}
 
     # -- asking ---------------------------------------------------------------------------
     def update(
@@ -198,21 +202,34 @@ class Presenter:
             elif drawing and ok and not session.row.is_open:
                 await self._end_shown(session)
             # Refused (403: the channel closed to the bot, for a while or for good): no
-            # quick retries, which would only be refused again. The catch-up looks again,
-            # further and further apart (``Endings.redraw_unshown``).
+            # quick retries, which would only be refused again. The table and DMs are looked
+            # at again by the catch-up, further and further apart (``Endings.redraw_unshown``);
+            # a post (a round summary, a notice) 1, 2, 4... minutes apart, so a lock lifted
+            # within the hour loses none.
             refused = game_id in self._refused
-            if (failed or not ok) and pending.retries < MAX_RETRIES and not refused:
+            if (failed or (not ok and not refused)) and pending.retries < MAX_RETRIES:
                 # Discord kept failing: try again later, so a stored move is always shown
                 # and a post (the first table, the result) is not lost. Jobs are written to
                 # be run again: each redoes only what is not done yet.
                 retries = pending.retries + 1
-                key = next(self._retry_keys)
-                handle = asyncio.get_running_loop().call_later(
-                    RETRY_AFTER * retries, self._retry_waiting, key
+                wait = (
+                    REFUSED_RETRY_AFTER * 2 ** (retries - 1) if refused else RETRY_AFTER * retries
                 )
-                self._waiting[key] = (handle, (session, pending.table, retries, failed))
+                key = next(self._retry_keys)
+                handle = asyncio.get_running_loop().call_later(wait, self._retry_waiting, key)
+                table = pending.table and not refused
+                self._waiting[key] = (handle, (session, table, retries, failed))
+            if not session.row.is_open:
+                self._forget(game_id)
             session.drop_views()  # drawn: memory per idle game stays small
         self._workers.pop(game_id, None)
+
+    def _forget(self, game_id: int) -> None:
+        """A game over: nothing kept for it here (a bot hosts games by the hundred thousand)."""
+        self._refused.discard(game_id)
+        self._repost_refused.pop(game_id, None)
+        self._dm_retried.pop(game_id, None)
+        self._dm_retrying = {k for k in self._dm_retrying if k[0] != game_id}
 
     # With a shared database (several processes) one process at a time draws a game: two
     # editing one message at once could leave the older picture last. A process that finds
@@ -400,7 +417,8 @@ class Presenter:
 
     async def _draw_table(self, session: Session) -> bool:
         message_id = session.row.table_message_id
-        if message_id is not None and not self.table_is_old(session):
+        reposting = now() >= self._repost_refused.get(session.id, float("-inf"))
+        if message_id is not None and (not self.table_is_old(session) or not reposting):
             try:
                 await self.edit(session.row.channel_id, message_id, show.table(session))
                 return True
@@ -418,6 +436,8 @@ class Presenter:
                 if isinstance(error, discord.Forbidden) and message_id is not None:
                     with contextlib.suppress(discord.HTTPException):
                         await self.edit(session.row.channel_id, message_id, show.table(session))
+                        # Not a refused post at every move: edits only, for a while.
+                        self._repost_refused[session.id] = now() + REPOST_REFUSED_WAIT
                         return True
                 raise
             # An ended game whose channel is gone or closed to the bot: nothing is left to
@@ -536,9 +556,10 @@ class Presenter:
         key = (session.id, user_id)
         if seat is None or not seat.dm_closed or not self.bot.settings.dm_hands:
             return
-        if now() < self._dm_retried.get(key, float("-inf")) + DM_RETRY_EVERY:
+        tried = self._dm_retried.setdefault(session.id, {})
+        if now() < tried.get(user_id, float("-inf")) + DM_RETRY_EVERY:
             return
-        self._dm_retried[key] = now()
+        tried[user_id] = now()
         self._dm_retrying.add(key)
         for held in self._seats(session, user_id, seat):
             held.dm_closed = False
@@ -581,6 +602,7 @@ class Presenter:
                 if edited:
                     if (session.id, user_id) in self._dm_unsaved:
                         await self._save_dm(session, user_id, seat)
+                    await self._dm_open_again(session, user_id)
                     if redrawn:
                         self._again(session, table=False)  # ours may have hidden a newer answer
                     else:
@@ -599,9 +621,7 @@ class Presenter:
             self._dm_unsaved.add((session.id, user_id))
             await self._save_dm(session, user_id, seat)
             session.shown.dms[user_id] = key
-            if (session.id, user_id) in self._dm_retrying:  # open again
-                self._dm_retrying.discard((session.id, user_id))
-                await self.bot.store.mark_dm_closed(session.id, user_id, False)
+            await self._dm_open_again(session, user_id)
             if stale is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await self.bot.http.delete_message(*stale)
@@ -610,6 +630,12 @@ class Presenter:
                 await self._dms_closed(session, user_id)
             else:
                 raise
+
+    async def _dm_open_again(self, session: Session, user_id: int) -> None:
+        """A DM tried again (``retry_dm``) went through: the member's DMs are open."""
+        if (session.id, user_id) in self._dm_retrying:
+            self._dm_retrying.discard((session.id, user_id))
+            await self.bot.store.mark_dm_closed(session.id, user_id, False)
 
     async def _save_dm(self, session: Session, user_id: int, seat: SeatRow) -> None:
         await self.bot.store.set_dm(session.id, user_id, seat.dm_channel_id, seat.dm_message_id)

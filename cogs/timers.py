@@ -487,7 +487,8 @@ class Timers(commands.Cog):
             # rather than leave an untrue "your turn" in the channel for good.
             # A delete can take seconds (Discord's tight limit on deletes): a move made
             # meanwhile is not reminded of.
-            session = self.sessions.cached(row.id) or session
+            # (Sharing the database, the move may have been made by another process.)
+            session = await self.sessions.get(row.id) or session
             row = session.row
             users = self._still_awaited(session, users)
             if not users:

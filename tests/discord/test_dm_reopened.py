@@ -7,6 +7,7 @@ from typing import Any
 
 from cogs import ids
 from tests.discord.driver import Table, message_text
+from tests.discord.restarts import graceful_restart
 
 
 def close_dms(env: Any, channel_id: int) -> None:
@@ -84,3 +85,80 @@ async def test_dms_still_closed_are_tried_now_and_then_without_a_second_notice(
     ]
     assert len(notices) == 1, [message_text(m) for m in notices]
     assert (await table.session()).seat(int(other)).dm_closed  # type: ignore[union-attr]
+
+
+async def test_a_dm_reopened_mid_game_stays_open_after_a_restart(simcord_env, make_bot) -> None:
+    """Bea blocks the bot for a moment (her DM hand's edit is refused, her seat is marked
+    DMs-closed), unblocks it and presses My hand: her DM hand is edited again. Before, that
+    successful *edit* never cleared the stored mark (only a freshly *sent* DM did): after
+    the next restart, or on another shard, her DM stopped following the game again. Now the
+    mark is cleared whenever the retried DM lands, edited or sent."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    game = await table.game()
+    mover = next(p for p in game.actors() if game.legal_actions(p))
+    other = next(p for p in table.members if p != mover)
+    dm = table.dm_message(other)
+    assert dm is not None
+    close_dms(env, dm.channel.id)
+    await table.some_move(via="picker")
+    await env.bot.presenter.idle()
+    assert (await table.session()).seat(int(other)).dm_closed  # type: ignore[union-attr]
+    env.backend.faults.clear()  # she opens her DMs again
+    member = table.members[other]
+    await member.click(table.table_message(), custom_id=ids.hand(table.game_id))
+    await env.advance_time(5)
+    await env.bot.presenter.idle()
+    before = (await table.game()).view(other)["hand"]
+    shown = table.dm_message(other)
+    assert shown is not None and f"({len(before)} card" in message_text(shown)  # edited again
+    seats = await env.bot.store.seats(table.game_id)
+    stored = next(s for s in seats if s.user_id == int(other))
+    # What a restart would load: her DMs still marked closed.
+    await graceful_restart(env, make_bot)
+    await env.settle()
+    for _ in range(3):
+        await table.some_move(via="picker")
+        await env.advance_time(10)
+    await env.bot.presenter.idle()
+    hand = (await table.game()).view(other)["hand"]
+    shown = table.dm_message(other)
+    assert shown is not None
+    text = message_text(shown)
+    assert f"({len(hand)} card" in text, (
+        f"after a restart {other}'s reopened DM stopped following the game "
+        f"(stored dm_closed={stored.dm_closed}): she holds {len(hand)} cards, her DM says "
+        f"{text.splitlines()[1:3]}"
+    )
+
+
+async def test_closed_dm_retries_are_forgotten_once_their_games_are_over(simcord_env) -> None:
+    """A bot hosts hundreds of thousands of games over weeks, so what it keeps per game must
+    go when the game is over (tests/discord/test_growth_games.py). ``Presenter.retry_dm``
+    notes, per (game, member), when a closed DM was last tried (``_dm_retried``) and that
+    one is being tried (``_dm_retrying``), and nothing ever removes those notes: every game
+    where a member with closed DMs pressed My hand leaves an entry behind for the life of
+    the process (before). Now they are dropped when the game is over."""
+    env = simcord_env
+    presenter = env.bot.presenter
+    games = 3
+    for i in range(games):
+        table = await Table.start(env, "uno", 2, channel_name=f"g{i}", seed=7)
+        game = await table.game()
+        mover = next(p for p in game.actors() if game.legal_actions(p))
+        other = next(p for p in table.members if p != mover)
+        dm = table.dm_message(other)
+        assert dm is not None
+        close_dms(env, dm.channel.id)
+        await table.some_move(via="picker")
+        await presenter.idle()
+        member = table.members[other]
+        await member.click(table.table_message(), custom_id=ids.hand(table.game_id))
+        await presenter.idle()
+        host = next(iter(table.members.values()))
+        await host.slash(table.channel, "endgame")
+        await presenter.idle()
+        assert not (await table.session()).row.is_open
+    await env.settle()
+    left = {"_dm_retried": len(presenter._dm_retried), "_dm_retrying": len(presenter._dm_retrying)}
+    assert max(left.values()) == 0, f"after {games} ended games the presenter still keeps {left}"
