@@ -144,13 +144,15 @@ def _acting(session: Session, user_id: int) -> bool:
 
 
 def _others_acting(session: Session, user_id: int) -> bool:
-    """Someone else has a move to make in their hand now too (a simultaneous phase)."""
+    """Someone else the game waits for has a move to make in their hand now too (a
+    simultaneous phase). Only those awaited: a move nobody must make (an UNO jump-in) would
+    tell this player that another hand holds the card that allows it."""
     game = session.game
     assert game is not None
     renderer = session.hosted.renderer
     return any(
         any(not renderer.is_table_only(a.id) for a in game.legal_actions(p))
-        for p in game.actors()
+        for p in session.hosted.awaited(game)
         if p != str(user_id)
     )
 

@@ -274,6 +274,13 @@ class UnoRenderer(Renderer):
         round_no = view.get("round")
         if round_no:
             lines.append(f"Round {round_no}" + (f" · {goal(view)}" if target else ""))
+        # The house rules in play, on the table everyone plays from: the lobby that listed
+        # them scrolls away, and a player who missed it would learn them by surprise.
+        house = [HOUSE_RULE_NAMES.get(r, r) for r in view.get("house_rules") or []]
+        if view.get("swap_hands"):
+            house.append("a Wild Swap Hands in the deck")
+        if house:
+            lines.append("House rules: " + " · ".join(house))
         rules = view.get("custom_rules") or {}
         for code, text in rules.items():
             lines.append(f"{card_name(code)}: {text}")
@@ -337,6 +344,15 @@ def _colour_key(code: str) -> str:
 
 def _colour_title(key: str) -> str:
     return colour_name(key) if key in COLOURS else "🌈 Wild"
+
+
+HOUSE_RULE_NAMES = {
+    "stack_draws": "stacked draws",
+    "seven_zero": "seven-zero (7 swaps hands, 0 passes them)",
+    "jump_in": "jump-in",
+    "draw_until_playable": "draw until playable",
+    "forced_play": "forced play of a drawn card",
+}
 
 
 def uno_awaited(game: Any) -> list[str]:

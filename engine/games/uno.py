@@ -1008,6 +1008,8 @@ class Uno(Game):
         if phase == "color":
             return f"{who} to choose the colour for the first card."
         if phase == "drawn":
+            if self.config["forced_play"]:
+                return f"{who} to play the drawn card (a playable drawn card must be played)."
             return f"{who} to play the drawn card or keep it."
         if phase == "challenge":
             return f"{who} to accept the Wild Draw Four or challenge {names[self.w4_by]}."
