@@ -146,7 +146,9 @@ class Lobby(commands.Cog):
             _param("turn_timer", Optional[app_commands.Range[int, 0, TIMER_RANGE[1]]]),  # noqa: UP045
             _param("bot_level", Optional[Literal[LEVELS]]),  # noqa: UP045
         ]
-        described["bots"] = f"Seats filled with bots at once (0-{bots_max}); more in the lobby"
+        described["bots"] = (
+            f"Seats filled with bots at once (0-{bots_max}), or Add bot in the lobby"
+        )
         described["turn_timer"] = (
             f"Seconds per turn, {TIMER_RANGE[0]}-{TIMER_RANGE[1]} (0: no timer; "
             f"default {hosted.turn_timer})"
@@ -184,7 +186,8 @@ class Lobby(commands.Cog):
                 "or 0 for no timer."
             )
         elif not 0 <= bots < cls.max_players:
-            problem = f"{cls.title} has room for at most {cls.max_players - 1} bots besides you."
+            room = plural(cls.max_players - 1, "bot")
+            problem = f"{cls.title} has room for at most {room} besides you."
         elif level not in LEVELS:
             problem = f"The bot level is one of: {', '.join(LEVELS)}."
         if problem is None:

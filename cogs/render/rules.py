@@ -55,7 +55,8 @@ def parse(text: str) -> tuple[str, str, list[Section]]:
 
 def option_line(name: str, option: Option) -> str:
     if option.type is bool:
-        accepts = f"on or off (default {'on' if option.default else 'off'})"
+        # Discord's own picker for these reads True and False.
+        accepts = f"True or False (default {option.default})"
     elif option.type is int:
         accepts = f"a whole number from {option.min} to {option.max} (default {option.default})"
     elif option.choices:
@@ -76,7 +77,8 @@ def options_section(
     lines += [option_line(name, option) for name, option in options.items()]
     lo, hi = timer_range
     lines += [
-        f"• **bots**: seats filled with bots at once, 0 to {max_players - 1} (more in the lobby).",
+        f"• **bots**: seats filled with bots at once, 0 to {max_players - 1} "
+        "(or press **Add bot** in the lobby).",
         f"• **turn_timer**: seconds per turn, {lo} to {hi}, or 0 for no timer "
         f"(default {turn_timer}).",
         "• **bot_level**: normal or hard (default normal); the host can change it in the lobby.",

@@ -68,3 +68,9 @@ def test_the_options_page_states_the_ranges_the_command_accepts(kind: str) -> No
             assert f"from {option.min} to {option.max}" in options
     assert f"0 to {cls.max_players - 1}" in options
     assert f"(default {GAMES[kind].turn_timer})" in options
+    # Before, a yes/no option was said to accept "on or off", and the bots "0 to N (more in
+    # the lobby)" when N was already the most a lobby takes. Discord's picker reads True and
+    # False; more bots are not possible, only adding them later.
+    if any(option.type is bool for option in cls.options.values()):
+        assert "True or False" in options and "on or off" not in options
+    assert "more in the lobby" not in options
