@@ -127,20 +127,25 @@ class Session:
         return random.Random(f"{self.row.seed}:{self.version}:{player}")
 
 
-def fingerprint(game: Game, player: str) -> int:
-    actions = [(a.id, a.label) for a in game.legal_actions(player)]
+def fingerprint(game: Game, player: str, table_only: Callable[[str], bool]) -> int:
+    """What the player's private buttons (DM, My hand, picker) stand for. Not the moves that
+    live on the table alone (an UNO catch): one coming or going (another player's call
+    window) changes nothing the player's hand offers, and must not make its buttons stale."""
+    actions = [(a.id, a.label) for a in game.legal_actions(player) if not table_only(a.id)]
     hand = game.view(player).get("hand", [])
     return zlib.crc32(json.dumps([actions, hand], separators=(",", ":")).encode())
 
 
-def track_seen(log: dict[str, Any], game: Game, version: int) -> dict[str, Any]:
+def track_seen(
+    log: dict[str, Any], game: Game, version: int, table_only: Callable[[str], bool]
+) -> dict[str, Any]:
     """Since which version each actor's choice has looked the same (see ``unchanged_since``)."""
     before = log.get("seen", {})
     seen = {}
     for p in game.actors():
         if not game.legal_actions(p):
             continue
-        fp = fingerprint(game, p)
+        fp = fingerprint(game, p, table_only)
         old = before.get(p)
         seen[p] = old if old is not None and old[0] == fp else [fp, version]
     return seen
@@ -359,7 +364,7 @@ class Sessions:
         players = [str(s.user_id) for s in session.seats]
         game = engine.new_game(session.row.kind, players, session.row.seed, session.row.options)
         log = merge_log({}, [Event(f"The game begins with {len(players)} players.")])
-        log["seen"] = track_seen(log, game, 0)
+        log["seen"] = track_seen(log, game, 0, session.hosted.renderer.is_table_only)
         clocks, wake = self.clocks_for(session, game, now)
         if not await self.store.start_game(session.id, game.to_dict(), log, clocks, wake):
             return False
@@ -416,7 +421,7 @@ class Sessions:
                 logged = [Event(e.public) for e in events[:cut]] + events[cut:]
         log = merge_log(before, logged)
         version = session.version + 1
-        log["seen"] = track_seen(log, game, version)
+        log["seen"] = track_seen(log, game, version, session.hosted.renderer.is_table_only)
         status = "finished" if game.finished else "active"
         seats = [_changed(s, changes) for s in session.seats]
         probe = Session(row=session.row, seats=seats)

@@ -82,6 +82,8 @@ class ItemCollectionRenderer(Renderer):
             if view.get("mode"):
                 return f"The mode is already set to {view['mode'].capitalize()} this round."
             starter = view.get("starting", "")
+            if player == starter and player in view.get("ready", []):
+                return "You pressed Ready first, which gave up the choice: the joker face up stays."
             return f"Only {names.get(starter, starter)} chooses High or Low this round."
         if action_id == "ready":
             if not negotiating:

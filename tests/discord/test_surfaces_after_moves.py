@@ -1,0 +1,97 @@
+"""One player's journey across their surfaces (DM hand, "My hand", the table's picker, the
+table), when the game moves on between opening one and clicking in it.
+
+Each docstring tells what the player saw before the fix; the assertions are what holds now."""
+
+from __future__ import annotations
+
+import json
+
+import engine
+from cogs import ids
+from cogs.presenter import Presenter
+from tests.discord.driver import Table, controls, target_of
+
+
+async def set_uno(table: Table, hands: list[list[str]], top: str, cur: int = 0) -> None:
+    """Test setup: a round in progress with these hands (seat order), ``top`` on the pile."""
+    session = await table.session()
+    assert session.game is not None
+    data = session.game.to_dict()
+    data["state"].update(
+        h=[" ".join(h) for h in hands], x=top, c=top[0], t=cur, ph="play", d=" ".join(["Y9"] * 20)
+    )
+    session.game = engine.load(json.loads(json.dumps(data)))
+    session.shown.table = None
+    session.shown.dms.clear()
+    await table.bot.presenter.refresh_table(session)
+    await table.bot.presenter.update_dms(session)
+
+
+async def open_picker(table: Table, player: str):
+    """The table's "Play a card": the player's private picker (an ephemeral message)."""
+    message = table.table_message()
+    play = next(c for c in controls(message) if target_of(c.custom_id) == ids.ROOT)
+    result = await table.members[player].click(message, custom_id=play.custom_id)
+    assert result.ephemeral
+    return result.response
+
+
+async def test_uno_next_players_card_counts_after_the_last_player_called_uno(
+    simcord_env,
+) -> None:
+    """ann plays her next-to-last card and presses UNO! a moment later (the usual order for a
+    person). bea, whose turn it is, has already opened her picker and clicks her Red 6.
+
+    What bea saw: "That button is from an earlier turn. Here is the game as it stands now."
+    and her card was not played: untrue (the same turn, hers), and her move lost. The only
+    change was the table's "Catch ann" button going away, which her picker never offered.
+    Now moves that live on the table alone do not make private buttons stale."""
+    table = await Table.start(simcord_env, "uno", 3, seed=1)
+    ann, bea, _cy = table.members
+    await set_uno(table, [["R4", "B1"], ["R6", "G2", "Y5"], ["R1", "Y2", "G4"]], "R1")
+    await table.act(ann, "play:R4", via="dm")  # forgot UNO for a second
+    picker = await open_picker(table, bea)
+    offered = [c.custom_id for c in controls(picker)]
+    assert not any("catch" in c for c in offered)  # the catch is only ever on the table
+    await table.act(ann, "uno", via="table")
+    before = (await table.session()).version
+    red6 = next(c for c in controls(picker) if target_of(c.custom_id) == "play:R6")
+    result = await table.members[bea].click(picker, custom_id=red6.custom_id)
+    said = result.response.content if result.response else ""
+    moves = await table.bot.store.moves(table.game_id)
+    applied = [action for seq, _, action in moves if seq == before + 1]
+    assert applied == ["play:R6"], f"bea's still-legal card was refused: {said!r}"
+
+
+async def test_itemcollection_starter_told_why_she_can_no_longer_choose(
+    simcord_env, monkeypatch
+) -> None:
+    """The starting player presses Ready in their DM, then (the table's edit still on its way,
+    as with any busy channel) presses "Low card" on the table.
+
+    What they saw, privately: "Only ann-games chooses High or Low this round.", said to
+    ann-games herself. Now they are told the real reason: pressing Ready first gave up the
+    choice (docs/rules/itemcollection.md)."""
+    table = await Table.start(simcord_env, "itemcollection", 4, seed=2)
+    game = await table.game()
+    starter = game.view()["starting"]
+    assert {a.id for a in game.legal_actions(starter)} >= {"high", "low", "ready"}
+    table_id = table.table_message().id
+    edit = Presenter.edit
+
+    async def lagging(self: Presenter, channel_id: int, message_id: int, screen) -> None:
+        if message_id != table_id:  # the table's redraw has not landed yet
+            await edit(self, channel_id, message_id, screen)
+
+    monkeypatch.setattr(Presenter, "edit", lagging)
+    await table.act(starter, "ready", via="dm")
+    message = table.table_message()
+    low = next(c for c in controls(message) if target_of(c.custom_id) == "low")
+    result = await table.members[starter].click(message, custom_id=low.custom_id)
+    assert result.ephemeral
+    said = result.response.content
+    name = (await table.session()).names[starter]
+    assert f"Only {name} chooses" not in said, said
+    assert "gave up the choice" in said, said
+    assert (await table.game()).view()["mode"] is None  # nothing changed, rightly
