@@ -30,6 +30,7 @@ from cogs.sessions import Sessions
 from cogs.timing import Timing
 from config import ConfigError, Settings, load_settings
 from db import Store, StoreUnavailable
+from db.postgres import where
 
 log = logging.getLogger("cardtable")
 
@@ -195,6 +196,8 @@ class ShardedCardBot(CardBot, commands.AutoShardedBot):
 
 
 def create_bot(settings: Settings, store: Store | None = None) -> CardBot:
+    # The bot never joins a voice channel: no warning that voice would need PyNaCl/davey.
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
     if settings.shard_count is None:
         return CardBot(settings, store)
     ids = list(settings.shard_ids) if settings.shard_ids is not None else None
@@ -283,6 +286,13 @@ def configure_logging(level: str) -> None:
 async def run(settings: Settings) -> None:
     # The database first: a bad one stops the bot in seconds, before it connects to Discord.
     store = await open_store(settings)
+    # Which database, and what it holds: a mistyped DATABASE_PATH makes a fresh empty file.
+    place = (
+        f"{where(settings.database_url)} (PostgreSQL)"
+        if settings.database_url
+        else (f"{settings.database_path} (SQLite)")
+    )
+    log.info("database: %s, %d open games", place, await store.count_open())
     bot = create_bot(settings, store)
     freeze_startup_heap()
     # SIGTERM (docker stop, systemd) and Ctrl-C close the bot gracefully (``close``).

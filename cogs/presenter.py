@@ -117,6 +117,8 @@ class Presenter:
         # member's were last tried: refused again, they are marked closed without a notice.
         self._dm_retrying: set[tuple[int, int]] = set()
         self._dm_retried: dict[int, dict[int, float]] = {}
+        # (game, member) whose DM failed to draw for a reason other than Discord (logged once).
+        self._dm_failed: set[tuple[int, int]] = set()
         # Games whose old table could not be reposted (403): when to try posting again.
         self._repost_refused: dict[int, float] = {}
 
@@ -230,6 +232,7 @@ class Presenter:
         self._repost_refused.pop(game_id, None)
         self._dm_retried.pop(game_id, None)
         self._dm_retrying = {k for k in self._dm_retrying if k[0] != game_id}
+        self._dm_failed = {k for k in self._dm_failed if k[0] != game_id}
 
     # With a shared database (several processes) one process at a time draws a game: two
     # editing one message at once could leave the older picture last. A process that finds
@@ -544,7 +547,12 @@ class Presenter:
             if isinstance(result, discord.HTTPException):
                 log.warning("game %s: DM of %s failed: %s", session.id, user_id, result)
             elif isinstance(result, BaseException):
-                log_failure(f"game {session.id}: DM of {user_id}", result)
+                # A bug, the same at every retry and catch-up: its stack logged once.
+                if (session.id, user_id) in self._dm_failed:
+                    log.debug("game %s: DM of %s failed again", session.id, user_id)
+                else:
+                    self._dm_failed.add((session.id, user_id))
+                    log_failure(f"game {session.id}: DM of {user_id}", result)
             ok &= not isinstance(result, BaseException)
         return ok
 

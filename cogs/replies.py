@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import traceback
 from typing import Any
 
@@ -159,8 +160,17 @@ def friendly(error: BaseException) -> str | None:
     return None
 
 
+UNKNOWN_INTERACTION = 10062  # Discord forgot the interaction (answered after its 3 s)
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """The one error path for slash commands and components alike."""
+    original = getattr(error, "original", error)
+    if isinstance(original, discord.NotFound) and original.code == UNKNOWN_INTERACTION:
+        # Too late to answer (a slow moment): nothing failed on our side, and nobody is
+        # left to tell. The owner's log is not an error's place for it.
+        log.info("%s: answered too late (the interaction expired)", describe(interaction))
+        return
     text = friendly(error)
     if text is None:
         log_failure(describe(interaction), error)
@@ -175,7 +185,10 @@ def log_failure(what: str, error: BaseException) -> None:
     (an exception about ``choose:9D`` would put a hidden card in the log)."""
     original = getattr(error, "original", error)
     stack = "".join(traceback.format_tb(original.__traceback__))
-    log.error("%s failed: %s\n%s", what, type(original).__name__, stack.rstrip())
+    # SQLite's own words ("database or disk is full") name no value: the one thing the
+    # owner needs, kept.
+    said = f" ({original})" if isinstance(original, sqlite3.OperationalError) else ""
+    log.error("%s failed: %s%s\n%s", what, type(original).__name__, said, stack.rstrip())
 
 
 def in_guild() -> Any:

@@ -332,8 +332,10 @@ class Timers(commands.Cog):
             return await self._recompute(session, moment)
         seat = session.seat(int(player))
         strikes = (seat.strikes if seat else 0) + 1
-        choice = engine.bots.choose(
-            session.row.kind, "normal", game.view(player), actions, session.bot_rng(player)
+        choice = await self._choose(
+            session,
+            player,
+            (session.row.kind, "normal", game.view(player), actions, session.bot_rng(player)),
         )
         if player in session.row.clocks.get("struck", []):
             note = Event(f"⏰ {player} is still away: a bot finishes their turn.")
@@ -388,10 +390,23 @@ class Timers(commands.Cog):
 
     async def _decide(self, session: Session, turn: BotTurn) -> str:
         args = (session.row.kind, turn.level, turn.view, turn.actions, turn.rng)
-        if turn.level == "normal":
-            return engine.bots.choose(*args)  # a few milliseconds at most
-        # Searching takes up to a few hundred milliseconds: off the event loop.
-        return await asyncio.to_thread(engine.bots.choose, *args)
+        return await self._choose(session, turn.player, args, threaded=turn.level != "normal")
+
+    async def _choose(
+        self, session: Session, player: str, args: tuple[Any, ...], threaded: bool = False
+    ) -> str:
+        """A bot's choice; if its policy fails (a bug), a plain legal move, so the game goes
+        on and the failure is logged once, not at every look of the clock."""
+        try:
+            if threaded:  # a search takes up to a few hundred milliseconds: off the loop
+                return str(await asyncio.to_thread(engine.bots.choose, *args))
+            return str(engine.bots.choose(*args))  # a few milliseconds at most
+        except Exception as error:
+            move = plain_move(session, int(player))
+            if move is None:
+                raise
+            log_failure(f"game {session.id}: a bot's choice (a plain move instead)", error)
+            return move
 
     async def _recompute(self, session: Session, moment: float) -> bool:
         """A due clock whose reason went away (a bot with nothing to do, a player no longer

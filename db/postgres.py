@@ -62,6 +62,10 @@ def where(url: str) -> str:
         port = parts.port or 5432
     except ValueError:
         return "the DATABASE_URL server"
+    if "@" in url.partition("://")[2] and "@" not in parts.netloc:
+        # A password holding "/", "?" or "#" (not percent-encoded) ends the server part
+        # early: the rest would be shown as the database's name, password included.
+        return "the DATABASE_URL server"
     return f"{host}:{port}{parts.path or '/'}"
 
 
@@ -125,7 +129,15 @@ class PostgresBackend(Backend):
                 f"PostgreSQL at {place} did not answer within {timeout:g} s. Check that the "
                 "server is running and DATABASE_URL points at it."
             ) from None
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as error:
+        except (ValueError, OverflowError):
+            # asyncpg's words for a URL it cannot read quote pieces of it, maybe of the
+            # password: never repeated.
+            raise StoreUnavailable(
+                f"DATABASE_URL ({place}) cannot be read. Check its form "
+                "(postgresql://user:password@host:port/database), the port (1 to 65535), and "
+                "that any / # ? @ : in the password is percent-encoded (%2F %23 %3F %40 %3A)."
+            ) from None
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise StoreUnavailable(
                 f"Cannot connect to PostgreSQL at {place}: {error}. Check that the server is "
                 "running, and the user, password and database in DATABASE_URL."

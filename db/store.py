@@ -212,6 +212,11 @@ class Store:
         row = await self._read(one("SELECT rev FROM games WHERE id = ?", game_id))
         return int(row[0]) if row else None
 
+    async def count_open(self) -> int:
+        """Lobbies and games in progress (the partial index on open games answers it)."""
+        row = await self._read(one(f"SELECT COUNT(*) FROM games WHERE {OPEN}"))
+        return int(row[0]) if row else 0
+
     async def open_game_in_channel(self, channel_id: int) -> GameRow | None:
         row = await self._read(
             one(f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND {OPEN}", channel_id)
