@@ -62,9 +62,9 @@ def where(url: str) -> str:
         port = parts.port or 5432
     except ValueError:
         return "the DATABASE_URL server"
-    if "@" in url.partition("://")[2] and "@" not in parts.netloc:
-        # A password holding "/", "?" or "#" (not percent-encoded) ends the server part
-        # early: the rest would be shown as the database's name, password included.
+    if url.count("@") > 1 or ("@" in url and "@" not in parts.netloc):
+        # A password holding "@", "/", "?" or "#" (not percent-encoded) moves where the
+        # server part ends: a piece of it would be shown as the host or the database.
         return "the DATABASE_URL server"
     return f"{host}:{port}{parts.path or '/'}"
 
