@@ -6,6 +6,7 @@ import logging
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
+from urllib.parse import urlsplit
 
 DEFAULT_DATABASE = "data/cardtable.db"
 DISCORD_GLOBAL_LIMIT = 50.0  # REST requests per second Discord allows a bot, all processes together
@@ -132,6 +133,7 @@ def _database(merged: dict[str, str]) -> tuple[str, str]:
     if not url:
         return path, ""
     if url.startswith(("postgresql://", "postgres://")):
+        _readable_url(url)
         return path, url
     if url.startswith("sqlite:///"):
         file = url.removeprefix("sqlite:///")
@@ -146,6 +148,23 @@ def _database(merged: dict[str, str]) -> tuple[str, str]:
             f"DATABASE_URL must start with postgresql:// or sqlite:///, not {scheme[:20]!r}://."
         )
     return url, ""  # a plain path
+
+
+def _readable_url(url: str) -> None:
+    """A PostgreSQL URL that can be read (a typo is a setting's error, exit code 2, not a
+    database that is down, which a restart policy would retry for ever). Never quoted: its
+    password may be in it."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (reading it checks it: 1 to 65535)
+    except ValueError:
+        parts = None
+    if parts is None or url.count("@") > 1 or ("@" in url and "@" not in parts.netloc):
+        raise ConfigError(
+            "DATABASE_URL cannot be read. Write postgresql://user:password@host:port/database, "
+            "with a port from 1 to 65535, and any / # ? @ : in the password percent-encoded "
+            "(%2F %23 %3F %40 %3A)."
+        )
 
 
 def _shards(merged: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
