@@ -136,10 +136,18 @@ def fingerprint(game: Game, player: str, table_only: Callable[[str], bool]) -> i
     return zlib.crc32(json.dumps([actions, hand], separators=(",", ":")).encode())
 
 
+SEEN_FORMAT = 2  # entries [fingerprint, version, 2]; older ones counted table-only moves
+
+
 def track_seen(
-    log: dict[str, Any], game: Game, version: int, table_only: Callable[[str], bool]
+    log: dict[str, Any],
+    game: Game,
+    version: int,
+    table_only: Callable[[str], bool],
+    previous: Game | None = None,
 ) -> dict[str, Any]:
-    """Since which version each actor's choice has looked the same (see ``unchanged_since``)."""
+    """Since which version each actor's choice has looked the same (see ``unchanged_since``).
+    ``previous``: the game before this move, to read entries an older release stored."""
     before = log.get("seen", {})
     seen = {}
     for p in game.actors():
@@ -147,7 +155,12 @@ def track_seen(
             continue
         fp = fingerprint(game, p, table_only)
         old = before.get(p)
-        seen[p] = old if old is not None and old[0] == fp else [fp, version]
+        if old is not None and len(old) < 3 and previous is not None:
+            # Stored by a release whose fingerprint counted every move (a deploy mid-game):
+            # the choice as this one sees it before the move stands in for it.
+            same = old[0] == fingerprint(previous, p, lambda _: False)
+            old = [fingerprint(previous, p, table_only), old[1], SEEN_FORMAT] if same else None
+        seen[p] = old if old is not None and old[0] == fp else [fp, version, SEEN_FORMAT]
     return seen
 
 
@@ -421,7 +434,9 @@ class Sessions:
                 logged = [Event(e.public) for e in events[:cut]] + events[cut:]
         log = merge_log(before, logged)
         version = session.version + 1
-        log["seen"] = track_seen(log, game, version, session.hosted.renderer.is_table_only)
+        log["seen"] = track_seen(
+            log, game, version, session.hosted.renderer.is_table_only, session.game
+        )
         status = "finished" if game.finished else "active"
         seats = [_changed(s, changes) for s in session.seats]
         probe = Session(row=session.row, seats=seats)
