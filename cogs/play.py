@@ -285,7 +285,10 @@ class Play(commands.Cog):
         screen = show.hand(session, interaction.user.id, leave=True)
         await components.answer_private(interaction, screen)
         if session.row.status == "active":
-            self.presenter.retry_dm(session, interaction.user.id)  # opened again, maybe
+            try:  # opened again, maybe
+                await self.presenter.retry_dm(session, interaction.user.id)
+            except Exception as error:
+                log_failure(f"game {game_id}: trying a closed DM again", error)
         if session.row.status == "active" and self._new_name(interaction, session):
             try:  # answered first: the rename waits for the game's lock, not the player
                 async with self.sessions.lock(game_id):

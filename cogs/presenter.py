@@ -556,10 +556,13 @@ class Presenter:
             ok &= not isinstance(result, BaseException)
         return ok
 
-    def retry_dm(self, session: Session, user_id: int) -> None:
+    async def retry_dm(self, session: Session, user_id: int) -> None:
         """A member whose DMs were closed clicked in the channel: they may have opened them
         since (unblocked the bot), so their DM hand is tried again, at most every
-        ``DM_RETRY_EVERY`` seconds; refused again, it stays closed, with no second notice."""
+        ``DM_RETRY_EVERY`` seconds; refused again, it stays closed, with no second notice.
+        Sharing the database, the mark is cleared in it first: the process drawing the game
+        next may be another, which must try the DM too (told nothing, it posts the notice
+        again if the DMs are still closed)."""
         seat = session.seat(user_id)
         key = (session.id, user_id)
         if seat is None or not seat.dm_closed or not self.bot.settings.dm_hands:
@@ -568,6 +571,8 @@ class Presenter:
         if now() < tried.get(user_id, float("-inf")) + DM_RETRY_EVERY:
             return
         tried[user_id] = now()
+        if self.bot.sessions.shared:
+            await self.bot.store.mark_dm_closed(session.id, user_id, False)
         self._dm_retrying.add(key)
         for held in self._seats(session, user_id, seat):
             held.dm_closed = False
