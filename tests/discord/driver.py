@@ -405,3 +405,28 @@ def count_edits(monkeypatch: Any) -> list[int]:
 
     monkeypatch.setattr(Presenter, "edit", counted)
     return edits
+
+
+async def set_uno(table: Table, hands: list[list[str]], top: str, cur: int = 0) -> None:
+    """Test setup: an UNO round in progress with these hands (seat order), ``top`` on the
+    pile, ``cur`` to play; the table and DMs drawn as they are then."""
+    session = await table.session()
+    assert session.game is not None
+    data = session.game.to_dict()
+    data["state"].update(
+        h=[" ".join(h) for h in hands], x=top, c=top[0], t=cur, ph="play", d=" ".join(["Y9"] * 20)
+    )
+    session.game = engine.load(json.loads(json.dumps(data)))
+    session.shown.table = None
+    session.shown.dms.clear()
+    await table.bot.presenter.refresh_table(session)
+    await table.bot.presenter.update_dms(session)
+
+
+async def open_picker(table: Table, player: str) -> Any:
+    """The table's "Play a card": the player's private picker (an ephemeral message)."""
+    message = table.table_message()
+    play = next(c for c in controls(message) if target_of(c.custom_id) == ids.ROOT)
+    result = await table.members[player].click(message, custom_id=play.custom_id)
+    assert result.ephemeral
+    return result.response

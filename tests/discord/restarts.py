@@ -83,3 +83,21 @@ async def fast_forward(table: Table, player: str, action_id: str) -> None:
     async with bot.sessions.lock(table.game_id):
         session = await bot.sessions.get(table.game_id)
         await bot.sessions.apply(session, int(player), action_id, now())
+
+
+async def to_a_round_end(table: Table, rng: random.Random) -> tuple[str, str]:
+    """Store random moves until the next one ends a round (not the game), and draw the game
+    as it then is; that move (player, action id), not made yet."""
+    renderer = (await table.session()).hosted.renderer
+    for _ in range(2000):
+        player, action_id = await choose(table, rng)
+        game = await table.game()
+        after = game.copy()
+        after.apply(player, action_id)
+        if renderer.round_of(after.view(None)) != renderer.round_of(game.view(None)):
+            assert not after.finished
+            table.bot.presenter.update(await table.session())
+            await table.bot.presenter.idle()
+            return player, action_id
+        await fast_forward(table, player, action_id)
+    raise AssertionError("no round ended")

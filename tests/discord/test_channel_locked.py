@@ -16,7 +16,7 @@ from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 
 from tests.discord.driver import Table, controls, pick_choice
-from tests.discord.restarts import choose, fast_forward
+from tests.discord.restarts import to_a_round_end
 from tests.discord.test_restart_retries import way
 
 
@@ -220,22 +220,8 @@ async def test_a_round_summary_refused_during_a_one_minute_lock_is_still_posted(
     post is tried again 1, 2, 4... minutes apart."""
     env = simcord_env
     table = await Table.start(env, "uno", 2, seed=3)
-    rng = random.Random(4)
-    session = await table.session()
-    renderer = session.hosted.renderer
-    for _ in range(2000):
-        player, action_id = await choose(table, rng)
-        game = await table.game()
-        after = game.copy()
-        after.apply(player, action_id)
-        if renderer.round_of(after.view(None)) != renderer.round_of(game.view(None)):
-            break
-        await fast_forward(table, player, action_id)
-    else:
-        raise AssertionError("no round ended")
-    assert not after.finished
-    env.bot.presenter.update(await table.session())
-    await env.bot.presenter.idle()
+    player, action_id = await to_a_round_end(table, random.Random(4))
+    renderer = (await table.session()).hosted.renderer
     deny_bot(env, table.channel.id, send_messages=True)
     await env.settle()
     await table.act(player, action_id, via=way(renderer, action_id))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from tests.discord.driver import Table
-from tests.discord.restarts import choose, fast_forward, graceful_restart
+from tests.discord.restarts import graceful_restart, to_a_round_end
 
 
 async def test_a_round_summary_refused_once_is_still_posted_after_a_graceful_stop(
@@ -23,22 +23,8 @@ async def test_a_round_summary_refused_once_is_still_posted_after_a_graceful_sto
     after the restart (or the stop should wait for it)."""
     env = simcord_env
     table = await Table.start(env, "uno", 2, seed=3)
-    rng = random.Random(4)
-    session = await table.session()
-    renderer = session.hosted.renderer
-    for _ in range(2000):
-        player, action_id = await choose(table, rng)
-        game = await table.game()
-        after = game.copy()
-        after.apply(player, action_id)
-        if renderer.round_of(after.view(None)) != renderer.round_of(game.view(None)):
-            break
-        await fast_forward(table, player, action_id)
-    else:
-        raise AssertionError("no round ended")
-    assert not after.finished
-    env.bot.presenter.update(await table.session())
-    await env.bot.presenter.idle()
+    player, action_id = await to_a_round_end(table, random.Random(4))
+    renderer = (await table.session()).hosted.renderer
     # The old process's retry would come after it is gone (and out of the simulator's way).
     monkeypatch.setattr("cogs.presenter.RETRY_AFTER", 10_000.0)
     env.inject_error(

@@ -5,36 +5,8 @@ Each docstring tells what the player saw before the fix; the assertions are what
 
 from __future__ import annotations
 
-import json
-
-import engine
-from cogs import ids
 from cogs.presenter import Presenter
-from tests.discord.driver import Table, controls, target_of
-
-
-async def set_uno(table: Table, hands: list[list[str]], top: str, cur: int = 0) -> None:
-    """Test setup: a round in progress with these hands (seat order), ``top`` on the pile."""
-    session = await table.session()
-    assert session.game is not None
-    data = session.game.to_dict()
-    data["state"].update(
-        h=[" ".join(h) for h in hands], x=top, c=top[0], t=cur, ph="play", d=" ".join(["Y9"] * 20)
-    )
-    session.game = engine.load(json.loads(json.dumps(data)))
-    session.shown.table = None
-    session.shown.dms.clear()
-    await table.bot.presenter.refresh_table(session)
-    await table.bot.presenter.update_dms(session)
-
-
-async def open_picker(table: Table, player: str):
-    """The table's "Play a card": the player's private picker (an ephemeral message)."""
-    message = table.table_message()
-    play = next(c for c in controls(message) if target_of(c.custom_id) == ids.ROOT)
-    result = await table.members[player].click(message, custom_id=play.custom_id)
-    assert result.ephemeral
-    return result.response
+from tests.discord.driver import Table, controls, open_picker, set_uno, target_of
 
 
 async def test_uno_next_players_card_counts_after_the_last_player_called_uno(

@@ -9,34 +9,8 @@ import json
 import zlib
 from typing import Any
 
-import engine
-from cogs import ids, sessions
-from tests.discord.driver import Table, controls, target_of
-
-
-async def set_uno(table: Table, hands: list[list[str]], top: str, cur: int = 0) -> None:
-    """Test setup: a round in progress with these hands (seat order), ``top`` on the pile
-    (as in tests/discord/test_surfaces_after_moves.py)."""
-    session = await table.session()
-    assert session.game is not None
-    data = session.game.to_dict()
-    data["state"].update(
-        h=[" ".join(h) for h in hands], x=top, c=top[0], t=cur, ph="play", d=" ".join(["Y9"] * 20)
-    )
-    session.game = engine.load(json.loads(json.dumps(data)))
-    session.shown.table = None
-    session.shown.dms.clear()
-    await table.bot.presenter.refresh_table(session)
-    await table.bot.presenter.update_dms(session)
-
-
-async def open_picker(table: Table, player: str) -> Any:
-    """The table's "Play a card": the player's private picker (an ephemeral message)."""
-    message = table.table_message()
-    play = next(c for c in controls(message) if target_of(c.custom_id) == ids.ROOT)
-    result = await table.members[player].click(message, custom_id=play.custom_id)
-    assert result.ephemeral
-    return result.response
+from cogs import sessions
+from tests.discord.driver import Table, controls, open_picker, set_uno, target_of
 
 
 def old_fingerprint(game: Any, player: str) -> int:

@@ -3,7 +3,6 @@ summaries, endings and Play again, wording in the second person."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
@@ -12,27 +11,12 @@ import engine
 from cogs.hosting import GAMES
 from cogs.lobby import option_annotation
 from cogs.play import refusal
-from tests.discord.driver import Table, controls, message_text, target_of
+from tests.discord.driver import Table, controls, message_text, set_uno, target_of
 
 # What players read: the same on either database, so drawn on one (the suite's time).
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 FILL = ["B1", "B2", "B3", "B4", "B5", "B6", "B7"]
-
-
-async def set_uno(table: Table, hands: list[list[str]], top: str, cur: int = 0) -> None:
-    """Test setup: a round in progress with these hands (seat order), ``top`` on the pile."""
-    session = await table.session()
-    assert session.game is not None
-    data = session.game.to_dict()
-    data["state"].update(
-        h=[" ".join(h) for h in hands], x=top, c=top[0], t=cur, ph="play", d=" ".join(["Y9"] * 20)
-    )
-    session.game = engine.load(json.loads(json.dumps(data)))
-    session.shown.table = None
-    session.shown.dms.clear()
-    await table.bot.presenter.refresh_table(session)
-    await table.bot.presenter.update_dms(session)
 
 
 @pytest.mark.parametrize("kind", list(GAMES))
