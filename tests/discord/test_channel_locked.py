@@ -17,6 +17,7 @@ from simcord.enums import OverwriteType
 
 from tests.discord.driver import Table, controls, pick_choice
 from tests.discord.restarts import to_a_round_end
+from tests.discord.test_dm_reopened import waiting_player_with_closed_dms
 from tests.discord.test_restart_retries import way
 
 
@@ -139,23 +140,9 @@ async def test_a_player_blocking_the_bot_in_a_locked_channel_costs_no_run_of_ref
     again and again, some 45 refused calls in five minutes after one move. Now a refused
     notice is given up (nobody can be told in a locked channel) and the seat marked."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    game = await table.game()
-    mover = next(p for p in game.actors() if game.legal_actions(p))
-    other = next(p for p in table.members if p != mover)
-    dm = table.dm_message(other)
-    assert dm is not None
+    table, _other, dm = await waiting_player_with_closed_dms(env)
     deny_bot(env, table.channel.id, send_messages=True)
     await env.settle()
-    for method in ("PATCH", "POST"):
-        env.inject_error(
-            method,
-            f"/channels/{dm.channel.id}/messages*",
-            status=403,
-            code=50007,
-            message="Cannot send messages to this user",
-            times=None,
-        )
     since = len(env.http_requests)
     await table.some_move(via="picker")
     for _ in range(10):

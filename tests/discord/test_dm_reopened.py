@@ -23,6 +23,21 @@ def close_dms(env: Any, channel_id: int) -> None:
         )
 
 
+async def waiting_player_with_closed_dms(
+    env: Any, channel: str = "games"
+) -> tuple[Table, str, Any]:
+    """A 2-player UNO game whose waiting player has closed their DMs (every post or edit
+    refused); the game, that player and their DM hand as it was."""
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0, channel_name=channel)
+    game = await table.game()
+    mover = next(p for p in game.actors() if game.legal_actions(p))
+    other = next(p for p in table.members if p != mover)
+    dm = table.dm_message(other)
+    assert dm is not None
+    close_dms(env, dm.channel.id)
+    return table, other, dm
+
+
 async def test_a_dm_reopened_mid_game_is_brought_up_to_date(simcord_env) -> None:
     """Bea closes her DMs for a moment: the edit of her DM hand is refused (50007), the
     channel is told once to use My hand, and her seat is marked DMs-closed. Before, nothing
@@ -30,13 +45,7 @@ async def test_a_dm_reopened_mid_game_is_brought_up_to_date(simcord_env) -> None
     (seven cards, one of them played long ago) for the rest of the game. Now her next click
     in the channel (My hand) tries her DM again."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    game = await table.game()
-    mover = next(p for p in game.actors() if game.legal_actions(p))
-    other = next(p for p in table.members if p != mover)
-    dm = table.dm_message(other)
-    assert dm is not None
-    close_dms(env, dm.channel.id)
+    table, other, _dm = await waiting_player_with_closed_dms(env)
     await table.some_move(via="picker")
     await env.bot.presenter.idle()
     assert (await table.session()).seat(int(other)).dm_closed  # type: ignore[union-attr]
@@ -63,13 +72,7 @@ async def test_dms_still_closed_are_tried_now_and_then_without_a_second_notice(
     """Bea's DMs stay closed and she plays with My hand, pressing it every turn: her DM is
     tried again at most every five minutes, and the channel is told only once."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    game = await table.game()
-    mover = next(p for p in game.actors() if game.legal_actions(p))
-    other = next(p for p in table.members if p != mover)
-    dm = table.dm_message(other)
-    assert dm is not None
-    close_dms(env, dm.channel.id)
+    table, other, dm = await waiting_player_with_closed_dms(env)
     await table.some_move(via="picker")
     await env.bot.presenter.idle()
     member = table.members[other]
@@ -94,13 +97,7 @@ async def test_a_dm_reopened_mid_game_stays_open_after_a_restart(simcord_env, ma
     the next restart, or on another shard, her DM stopped following the game again. Now the
     mark is cleared whenever the retried DM lands, edited or sent."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    game = await table.game()
-    mover = next(p for p in game.actors() if game.legal_actions(p))
-    other = next(p for p in table.members if p != mover)
-    dm = table.dm_message(other)
-    assert dm is not None
-    close_dms(env, dm.channel.id)
+    table, other, _dm = await waiting_player_with_closed_dms(env)
     await table.some_move(via="picker")
     await env.bot.presenter.idle()
     assert (await table.session()).seat(int(other)).dm_closed  # type: ignore[union-attr]
