@@ -159,7 +159,7 @@ class Play(commands.Cog):
         stale = version != session.version and not session.unchanged_since(player, version)
         if stale and not opens_picker:
             if private:
-                screen = show.hand(session, user_id, notice=STALE, dm=origin == "dm")
+                screen = show.hand(session, user_id, notice=STALE, dm=origin == "dm", leave=True)
                 await components.answer_update(interaction, screen)
                 if origin == "dm":
                     self.presenter.answered_dm(session, user_id)
@@ -190,7 +190,7 @@ class Play(commands.Cog):
         if exact is None and any(a.id.startswith(target + ":") for a in legal):
             opens_step = True
         if opens_step:
-            screen = show.hand(session, user_id, prefix=target, dm=origin == "dm")
+            screen = show.hand(session, user_id, prefix=target, dm=origin == "dm", leave=True)
             if private:
                 await components.answer_update(interaction, screen)
             else:
@@ -216,7 +216,9 @@ class Play(commands.Cog):
             elif private:
                 # A choice made in parts (a big UNO discard) stays on its menus until done.
                 step = pick_again(session, player, target)
-                screen = show.hand(session, user_id, step, notice=notice, dm=origin == "dm")
+                screen = show.hand(
+                    session, user_id, step, notice=notice, dm=origin == "dm", leave=True
+                )
                 await components.answer_update(interaction, screen)
                 if origin == "dm":
                     self.presenter.answered_dm(session, user_id)

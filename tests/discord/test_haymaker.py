@@ -141,7 +141,8 @@ async def test_haymaker_and_block_pick_several_cards_and_refuse_bad_picks(
     picker = await open_picker(table, ann)
     offered = [c.label for c in controls(picker)]
     assert offered == [f"Attack with {label(c)}" for c in ann_hand] + [
-        "Haymaker: choose 2+ cards of one suit"
+        "Haymaker: choose 2+ cards of one suit",
+        "Leave game",  # every private hand offers it (it asks first)
     ]
     haymaker = next(c for c in controls(picker) if target_of(c.custom_id) == "haymaker")
     result = await table.members[ann].click(picker, custom_id=haymaker.custom_id)

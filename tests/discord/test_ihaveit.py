@@ -97,10 +97,10 @@ async def test_a_pair_is_one_choice_decline_is_private_and_the_lead_restricted(
     assert "Nothing in play" in text and "Draw pile: 22 cards" in text
     assert f"**{names[ann]}** — 10 cards · started" in text
 
-    # The lead picker: one button per single and one per pair, nothing else.
+    # The lead picker: one button per single and one per pair, then Leave game.
     result = await picker(table, ann)
     offered = [c.label for c in controls(result.response)]
-    assert offered == await expected_labels(table, ann)
+    assert offered == [*await expected_labels(table, ann), "Leave game"]
     pair = next(a.id for a in game.legal_actions(ann) if "." in a.id)
     pair_cards = pair.split(":")[1].split(".")
     pair_label = "Lead pair " + " ".join(label(c) for c in pair_cards)
@@ -140,7 +140,7 @@ async def test_a_pair_is_one_choice_decline_is_private_and_the_lead_restricted(
     # bea's lead is restricted: only singles and pairs at or under the limit are offered.
     result = await picker(table, bea)
     offered = [c.label for c in controls(result.response)]
-    assert offered == await expected_labels(table, bea)
+    assert offered == [*await expected_labels(table, bea), "Leave game"]
     bea_hand = await hand(table, bea)
     low = [c for c in bea_hand if value(c) <= value(limit + "C")]
     high = [c for c in bea_hand if c not in low]
@@ -193,7 +193,7 @@ async def test_out_of_turn_outsider_and_stale_clicks_change_nothing(
     # cy's own picker has nothing for them to do.
     result = await picker(table, cy)
     assert "Nothing for you to do" in result.response.embeds[0].description
-    assert controls(result.response) == []
+    assert [c.label for c in controls(result.response)] == ["Leave game"]
 
     assert (await table.session()).version == version
     assert (await table.game()).to_dict() == state

@@ -190,11 +190,11 @@ async def test_claims_face_down_cards_swap_and_reveal(simcord_env, monkeypatch) 
     # A claim is public and may be any rank (a bluff too); the card goes down in private.
     offered = await picker_labels(table, ann)
     assert "📢 Claim 4" in offered and "📢 Claim King" in offered and "🙊 No claim" in offered
-    assert len(offered) == 14
+    assert len(offered) == 15 and offered[-1] == "Leave game"  # 13 ranks, no claim, leave
     await table.act(ann, "claim:4")
     assert "1. ♣ **ann-games** — claims a 4 · ⏳ choosing a card" in table_text(table)
     offered = await picker_labels(table, ann)
-    assert "🂠 Place 2♣ face down" in offered and len(offered) == 7
+    assert "🂠 Place 2♣ face down" in offered and len(offered) == 8  # 7 cards, leave
     result = await table.act(ann, "place:2C")
     assert "You place 2♣ face down." in result.response.content
     text = table_text(table)

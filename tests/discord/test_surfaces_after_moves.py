@@ -5,6 +5,7 @@ Each docstring tells what the player saw before the fix; the assertions are what
 
 from __future__ import annotations
 
+from cogs import ids
 from cogs.presenter import Presenter
 from tests.discord.driver import Table, controls, open_picker, set_uno, target_of
 
@@ -67,3 +68,21 @@ async def test_itemcollection_starter_told_why_she_can_no_longer_choose(
     assert f"Only {name} chooses" not in said, said
     assert "gave up the choice" in said, said
     assert (await table.game()).view()["mode"] is None  # nothing changed, rightly
+
+
+async def test_my_hand_keeps_its_leave_button_after_a_click_in_it(simcord_env) -> None:
+    """What the player saw: **My hand** offered "Leave game", but once they clicked a card in
+    it (the ephemeral redrawn), the button was gone, though the rules page says My hand offers
+    it. Now every private hand screen keeps it (it asks before anyone leaves)."""
+    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    game = await table.game()
+    player = next(p for p in game.actors() if game.legal_actions(p))
+    member = table.members[player]
+    hand = await member.click(table.table_message(), custom_id=ids.hand(table.game_id))
+    assert "Leave game" in [c.label for c in controls(hand.response)]
+    legal = game.legal_actions(player)
+    action = next((a for a in legal if a.id.startswith("play:")), legal[0])
+    button = next(c for c in controls(hand.response) if target_of(c.custom_id) == action.id)
+    after = await member.click(hand.response, custom_id=button.custom_id)
+    assert after.response is not None
+    assert "Leave game" in [c.label for c in controls(after.response)], controls(after.response)
