@@ -38,6 +38,14 @@ async def waiting_player_with_closed_dms(
     return table, other, dm
 
 
+async def hand_and_dm(table: Table, player: str) -> tuple[list[str], str]:
+    """The player's hand as the game holds it, and their DM's text as it shows now."""
+    hand = (await table.game()).view(player)["hand"]
+    shown = table.dm_message(player)
+    assert shown is not None
+    return hand, message_text(shown)
+
+
 async def test_a_dm_reopened_mid_game_is_brought_up_to_date(simcord_env) -> None:
     """Bea closes her DMs for a moment: the edit of her DM hand is refused (50007), the
     channel is told once to use My hand, and her seat is marked DMs-closed. Before, nothing
@@ -56,10 +64,7 @@ async def test_a_dm_reopened_mid_game_is_brought_up_to_date(simcord_env) -> None
         await table.some_move(via="picker")
         await env.advance_time(30)
     await env.bot.presenter.idle()
-    hand = (await table.game()).view(other)["hand"]
-    shown = table.dm_message(other)
-    assert shown is not None
-    text = message_text(shown)
+    hand, text = await hand_and_dm(table, other)
     assert f"({len(hand)} card" in text, (
         f"{other} holds {len(hand)} cards; her DM, open again, still says: "
         f"{text.splitlines()[2] if len(text.splitlines()) > 2 else text}"
@@ -118,10 +123,7 @@ async def test_a_dm_reopened_mid_game_stays_open_after_a_restart(simcord_env, ma
         await table.some_move(via="picker")
         await env.advance_time(10)
     await env.bot.presenter.idle()
-    hand = (await table.game()).view(other)["hand"]
-    shown = table.dm_message(other)
-    assert shown is not None
-    text = message_text(shown)
+    hand, text = await hand_and_dm(table, other)
     assert f"({len(hand)} card" in text, (
         f"after a restart {other}'s reopened DM stopped following the game "
         f"(stored dm_closed={stored.dm_closed}): she holds {len(hand)} cards, her DM says "

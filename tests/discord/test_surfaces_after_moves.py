@@ -5,9 +5,24 @@ Each docstring tells what the player saw before the fix; the assertions are what
 
 from __future__ import annotations
 
+from typing import Any
+
 from cogs import ids
 from cogs.presenter import Presenter
 from tests.discord.driver import Table, controls, open_picker, set_uno, target_of
+
+
+async def call_uno_then_play_red6(table: Table, ann: str, bea: str, picker: Any) -> None:
+    """ann calls UNO (closing the catch window), then bea clicks her Red 6 in the picker she
+    opened before: it must be played."""
+    await table.act(ann, "uno", via="table")
+    before = (await table.session()).version
+    red6 = next(c for c in controls(picker) if target_of(c.custom_id) == "play:R6")
+    result = await table.members[bea].click(picker, custom_id=red6.custom_id)
+    said = result.response.content if result.response else ""
+    moves = await table.bot.store.moves(table.game_id)
+    applied = [action for seq, _, action in moves if seq == before + 1]
+    assert applied == ["play:R6"], f"bea's still-legal card was refused: {said!r}"
 
 
 async def test_uno_next_players_card_counts_after_the_last_player_called_uno(
@@ -27,14 +42,7 @@ async def test_uno_next_players_card_counts_after_the_last_player_called_uno(
     picker = await open_picker(table, bea)
     offered = [c.custom_id for c in controls(picker)]
     assert not any("catch" in c for c in offered)  # the catch is only ever on the table
-    await table.act(ann, "uno", via="table")
-    before = (await table.session()).version
-    red6 = next(c for c in controls(picker) if target_of(c.custom_id) == "play:R6")
-    result = await table.members[bea].click(picker, custom_id=red6.custom_id)
-    said = result.response.content if result.response else ""
-    moves = await table.bot.store.moves(table.game_id)
-    applied = [action for seq, _, action in moves if seq == before + 1]
-    assert applied == ["play:R6"], f"bea's still-legal card was refused: {said!r}"
+    await call_uno_then_play_red6(table, ann, bea, picker)
 
 
 async def test_itemcollection_starter_told_why_she_can_no_longer_choose(

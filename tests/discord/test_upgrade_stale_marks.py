@@ -10,7 +10,8 @@ import zlib
 from typing import Any
 
 from cogs import sessions
-from tests.discord.driver import Table, controls, open_picker, set_uno, target_of
+from tests.discord.driver import Table, open_picker, set_uno
+from tests.discord.test_surfaces_after_moves import call_uno_then_play_red6
 
 
 def old_fingerprint(game: Any, player: str) -> int:
@@ -61,11 +62,4 @@ async def test_uno_catch_window_open_at_the_upgrade_does_not_stale_the_next_play
     await simcord_env.advance_time(5)
     await simcord_env.settle()
 
-    await table.act(ann, "uno", via="table")
-    before = (await table.session()).version
-    red6 = next(c for c in controls(picker) if target_of(c.custom_id) == "play:R6")
-    result = await table.members[bea].click(picker, custom_id=red6.custom_id)
-    said = result.response.content if result.response else ""
-    moves = await table.bot.store.moves(table.game_id)
-    applied = [action for seq, _, action in moves if seq == before + 1]
-    assert applied == ["play:R6"], f"bea's still-legal card was refused: {said!r}"
+    await call_uno_then_play_red6(table, ann, bea, picker)
