@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -188,6 +189,9 @@ def _shards(merged: dict[str, str]) -> tuple[int | None, tuple[int, ...] | None]
     return count, ids
 
 
+_TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9._-]+")
+
+
 def load_settings(
     env: dict[str, str] | None = None,
     dotenv: Path | None = Path(".env"),
@@ -204,6 +208,14 @@ def load_settings(
         raise ConfigError(
             "DISCORD_TOKEN is not set. Copy .env.example to .env and paste your bot token "
             "(Discord Developer Portal -> your application -> Bot -> Reset Token)."
+        )
+    if need_token and not _TOKEN_CHARACTERS.fullmatch(token):
+        # A space, quote or control character pasted with it: aiohttp's traceback at login,
+        # or Discord refusing it as wrong. The token itself is never printed.
+        raise ConfigError(
+            "DISCORD_TOKEN holds a space, quote or other character no token has (a token is "
+            "letters, digits, dots, dashes and underscores, without 'Bot '). Copy it again from "
+            "the Developer Portal (your application -> Bot -> Reset Token) into .env."
         )
     guild = merged.get("DEV_GUILD_ID", "").strip()
     if guild and not _digits(guild):

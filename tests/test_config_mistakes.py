@@ -67,3 +67,21 @@ def test_a_sqlite_url_without_a_file_names_database_url(url: str) -> None:
     """Before: "DATABASE_PATH  is a folder", naming a setting that was not set."""
     with pytest.raises(ConfigError, match="DATABASE_URL"):
         load_settings(env={"DISCORD_TOKEN": "t", "DATABASE_URL": url}, dotenv=None)
+
+
+@pytest.mark.parametrize(
+    "token",
+    [
+        "abc.def\x08ghi",  # a control character pasted with it
+        "Bot abc.def.ghi",  # the "Bot " of the Authorization header
+        '"abc.def.ghi',  # a quote left at one end
+        "abc.déf.ghi",  # no token holds a letter outside ASCII
+    ],
+)
+def test_a_token_with_a_character_no_token_has_is_a_config_error(token: str) -> None:
+    """Before: a DISCORD_TOKEN holding a control character ended in aiohttp's traceback at
+    login (exit 1), and one with a space or quote was sent to Discord and refused as wrong.
+    Now it is a sentence naming DISCORD_TOKEN (exit 2), and the token is not printed."""
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN") as caught:
+        load_settings(env={"DISCORD_TOKEN": token}, dotenv=None)
+    assert "abc" not in str(caught.value)
