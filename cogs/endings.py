@@ -13,7 +13,8 @@ from cogs import ids
 from cogs.clock import now
 from cogs.presenter import ENDED_UNSHOWN_WITHIN, THREAD_ARCHIVED, post_nonce
 from cogs.ratings import shown
-from cogs.render.spec import Button, Screen
+from cogs.render.spec import MAX_CONTENT, Button, Screen
+from cogs.render.text import shown_shortened
 from cogs.replies import log_failure
 from cogs.sessions import Session, forfeit_winners
 
@@ -37,12 +38,25 @@ END_REFUSALS_KEPT = 16
 
 
 def end_post(session: Session) -> str | None:
-    """The winner named once, how the game was won, and the scores ranked."""
+    """The winner named once, how the game was won, and the scores ranked; in one message.
+
+    Ten long names (escaped, up to 64 characters each) named in three lines can pass
+    Discord's 2,000 characters: the names are then shortened in their middle, as shown,
+    until it fits, rather than the post losing its last lines."""
+    names = session.names
+    text = _end_text(session, names)
+    for keep in (20, 12, 6):
+        if text is None or len(text) <= MAX_CONTENT:
+            break
+        text = _end_text(session, {p: shown_shortened(n, keep) for p, n in names.items()})
+    return text
+
+
+def _end_text(session: Session, names: dict[str, str]) -> str | None:
     game = session.game
     outcome = game.outcome if game is not None else None
     if outcome is None:
         return None
-    names = session.names
     # Members playing their own seat at the end: named with a mention. A seat a bot played
     # for an away member is named with its 🤖 (the stats give that member no win).
     members = {str(s.user_id) for s in session.seats if s.human and not s.is_bot}

@@ -57,6 +57,17 @@ def shown_prefix(text: str, n: int) -> str:
     return "".join(_SHOWN_CHAR.findall(text)[:n])
 
 
+def shown_shortened(text: str, n: int) -> str:
+    """``text`` in at most ``n`` characters as ``plain`` shows them: its start and its end,
+    "…" between (namesakes differ at their ends: "Ann (@ann2)", "Player 07"). Escapes are
+    kept whole."""
+    chars = _SHOWN_CHAR.findall(text)
+    if len(chars) <= n:
+        return text
+    tail = (n - 1) // 2
+    return "".join(chars[: n - 1 - tail]).rstrip() + "…" + "".join(chars[-tail:]).lstrip()
+
+
 def safe_name(raw: str) -> str:
     """A display name made inert: shown as typed, never a mention, link or formatting.
 

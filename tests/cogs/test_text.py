@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cogs.render.kinds import personal
-from cogs.render.text import humanize
+from cogs.render.text import humanize, plain, safe_name, shown_shortened
 
 ANN, BEA = "123456789012345678", "223456789012345678"
 NAMES = {ANN: "Ann", BEA: "Bea", "-1": "Bot 1 🤖"}
@@ -55,3 +55,10 @@ def test_a_prompt_in_its_readers_hand_speaks_to_them() -> None:
     # Another player's id that merely starts like the reader's is not the reader.
     assert personal("12 to play a card.", "1", {"12": "cy"}) == "cy to play a card."
     assert personal("1 to play a card.", None, names) == "ann to play a card."
+
+
+def test_a_name_shortened_keeps_its_start_its_end_and_its_escapes() -> None:
+    name = safe_name("Chris_topher Alexander #12")  # escaped: "Chris\_topher ... \#12"
+    short = shown_shortened(name, 12)
+    assert short == "Chris\\_…r \\#12"
+    assert plain(short) == "Chris_…r #12" and shown_shortened(name, 40) == name
