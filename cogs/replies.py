@@ -93,13 +93,20 @@ async def public(interaction: discord.Interaction, **kwargs: Any) -> int | None:
     ended = thinking(interaction)
     if ended:
         await interaction.edit_original_response(content="⬇️")
-    sent = await interaction.followup.send(wait=True, **kwargs)
-    if ended:
-        try:
-            await interaction.delete_original_response()
-        except discord.HTTPException as error:
-            log.info("could not remove the thinking of interaction %s: %s", interaction.id, error)
+    try:
+        sent = await interaction.followup.send(wait=True, **kwargs)
+    finally:
+        # Removed even when the answer failed: a "⬇️" pointing at nothing would stay.
+        if ended:
+            await _remove_thinking(interaction)
     return sent.id
+
+
+async def _remove_thinking(interaction: discord.Interaction) -> None:
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as error:
+        log.info("could not remove the thinking of interaction %s: %s", interaction.id, error)
 
 
 def clip(text: str, limit: int = MAX_CONTENT) -> str:

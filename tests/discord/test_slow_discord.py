@@ -11,8 +11,10 @@ Virtual time: every slow call below is an ``asyncio.sleep`` that simcord runs on
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 from simcord.http.client import FakeHTTPClient
 
@@ -83,6 +85,31 @@ async def test_a_slow_endgame_tells_the_channel(
     assert result.acknowledged, "Discord dropped the command"
     told = [m for m in table.channel.history() if "was ended by" in message_text(m)]
     assert len(told) == 1 and not told[0].flags.ephemeral, [message_text(m) for m in told]
+    assert simcord_env.errors == [], simcord_env.errors
+
+
+async def test_a_slow_endgame_whose_answer_fails_leaves_no_arrow_behind(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/endgame is slow (the private "thinking…" shows), then Discord fails the public answer.
+    Before, the host was left with a private "⬇️" pointing at nothing (the channel is told by
+    a post instead). Now the "thinking…" is removed either way."""
+    table = await Table.start(simcord_env, "uno", 2, seed=5)
+    host = next(iter(table.members.values()))
+    slow(monkeypatch, simcord_env.bot.store, "end_game", 4.0)
+    real = discord.Webhook.send
+
+    async def failing(self: discord.Webhook, *args: Any, **kwargs: Any) -> Any:
+        if "was ended by" in (kwargs.get("content") or ""):
+            raise discord.DiscordServerError(SimpleNamespace(status=503, reason="down"), "")
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.Webhook, "send", failing)
+    result = await host.slash(table.channel, "endgame")
+    await simcord_env.advance_time(30)
+    assert result.acknowledged and result.response is None, result.response
+    told = [m for m in table.channel.history() if "was ended by" in message_text(m)]
+    assert len(told) == 1 and not told[0].flags.ephemeral  # the post in its place
     assert simcord_env.errors == [], simcord_env.errors
 
 
