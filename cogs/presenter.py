@@ -117,6 +117,9 @@ class Presenter:
         # member's were last tried: refused again, they are marked closed without a notice.
         self._dm_retrying: set[tuple[int, int]] = set()
         self._dm_retried: dict[int, dict[int, float]] = {}
+        # member -> games of theirs marked DMs closed, as far as this process has seen: a DM
+        # that reaches the member in one game means their DMs are open for the others too.
+        self._dm_closed_in: dict[int, set[int]] = {}
         # (game, member) whose DM failed to draw for a reason other than Discord (logged once).
         self._dm_failed: set[tuple[int, int]] = set()
         # Games whose old table could not be reposted (403): when to try posting again.
@@ -233,6 +236,10 @@ class Presenter:
         self._dm_retried.pop(game_id, None)
         self._dm_retrying = {k for k in self._dm_retrying if k[0] != game_id}
         self._dm_failed = {k for k in self._dm_failed if k[0] != game_id}
+        for user_id in [u for u, games in self._dm_closed_in.items() if game_id in games]:
+            self._dm_closed_in[user_id].discard(game_id)
+            if not self._dm_closed_in[user_id]:
+                del self._dm_closed_in[user_id]
 
     # With a shared database (several processes) one process at a time draws a game: two
     # editing one message at once could leave the older picture last. A process that finds
@@ -564,16 +571,23 @@ class Presenter:
         next may be another, which must try the DM too (told nothing, it posts the notice
         again if the DMs are still closed)."""
         seat = session.seat(user_id)
-        key = (session.id, user_id)
         if seat is None or not seat.dm_closed or not self.bot.settings.dm_hands:
             return
-        tried = self._dm_retried.setdefault(session.id, {})
+        if self._may_retry(session.id, user_id):
+            await self._try_dm_again(session, user_id, seat)
+
+    def _may_retry(self, game_id: int, user_id: int) -> bool:
+        """At most one try every ``DM_RETRY_EVERY`` seconds per member and game."""
+        tried = self._dm_retried.setdefault(game_id, {})
         if now() < tried.get(user_id, float("-inf")) + DM_RETRY_EVERY:
-            return
+            return False
         tried[user_id] = now()
+        return True
+
+    async def _try_dm_again(self, session: Session, user_id: int, seat: SeatRow) -> None:
         if self.bot.sessions.shared:
             await self.bot.store.mark_dm_closed(session.id, user_id, False)
-        self._dm_retrying.add(key)
+        self._dm_retrying.add((session.id, user_id))
         for held in self._seats(session, user_id, seat):
             held.dm_closed = False
         self.update(session, table=False)
@@ -584,6 +598,8 @@ class Presenter:
             return []  # the playground: hands are in "My hand" only
         found: list[tuple[int, object]] = []
         for seat in session.seats:
+            if seat.dm_closed:
+                self._dm_closed_in.setdefault(seat.user_id, set()).add(session.id)
             if seat.dm_closed or not seat.human:
                 continue
             key = show.dm_key(session, seat.user_id)
@@ -645,10 +661,25 @@ class Presenter:
                 raise
 
     async def _dm_open_again(self, session: Session, user_id: int) -> None:
-        """A DM tried again (``retry_dm``) went through: the member's DMs are open."""
+        """A DM went through: the member's DMs are open. One tried again (``retry_dm``) is
+        unmarked; so are the member's other games marked closed (one refusal while they
+        changed a setting, or several games at once): their DM hands are tried again."""
         if (session.id, user_id) in self._dm_retrying:
             self._dm_retrying.discard((session.id, user_id))
             await self.bot.store.mark_dm_closed(session.id, user_id, False)
+        others = self._dm_closed_in.get(user_id)
+        if not others:
+            return
+        for game_id in list(others):
+            if game_id != session.id and not self._may_retry(game_id, user_id):
+                continue
+            others.discard(game_id)
+            other = await self.bot.sessions.get(game_id) if game_id != session.id else None
+            seat = other.seat(user_id) if other is not None else None
+            if other is not None and seat is not None and seat.dm_closed:
+                await self._try_dm_again(other, user_id, seat)
+        if not others:
+            self._dm_closed_in.pop(user_id, None)
 
     async def _save_dm(self, session: Session, user_id: int, seat: SeatRow) -> None:
         await self.bot.store.set_dm(session.id, user_id, seat.dm_channel_id, seat.dm_message_id)
@@ -674,6 +705,7 @@ class Presenter:
         seat = session.seat(user_id)
         if seat is None or seat.dm_closed:
             return
+        self._dm_closed_in.setdefault(user_id, set()).add(session.id)
         if (session.id, user_id) in self._dm_retrying:  # still closed: told already
             self._dm_retrying.discard((session.id, user_id))
             for held in self._seats(session, user_id, seat):
