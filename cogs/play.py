@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-STALE = "That button is from an earlier turn. Here is the game as it stands now."
+STALE = "That button is out of date: the game has changed since. Here it is as it stands now."
 STALE_TABLE = (
-    "That button is from an earlier turn, so nothing happened. "
+    "That button is out of date (the game has changed since), so nothing happened. "
     "Use the latest table message (or **My hand**)."
 )
 NOT_HERE = "That button doesn't belong to this game's messages."

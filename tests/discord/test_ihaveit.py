@@ -189,7 +189,7 @@ async def test_out_of_turn_outsider_and_stale_clicks_change_nothing(
     # ann's picker from before her lead is out of date: it refuses and shows the hand now.
     lead = next(c for c in controls(old_picker.response) if target_of(c.custom_id))
     result = await table.members[ann].click(old_picker.response, custom_id=lead.custom_id)
-    assert "earlier turn" in (result.response.content or "")
+    assert "out of date" in (result.response.content or "")
     # cy's own picker has nothing for them to do.
     result = await picker(table, cy)
     assert "Nothing for you to do" in result.response.embeds[0].description

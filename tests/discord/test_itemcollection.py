@@ -350,5 +350,5 @@ async def test_a_ready_press_leaves_the_others_dms_as_they_are_and_their_buttons
     assert dm is not None
     ready = next(c for c in controls(dm) if target_of(c.custom_id) == "ready")
     result = await table.members[dee].user.click(dm, custom_id=ready.custom_id)
-    assert "earlier turn" not in message_text(result.response or dm)
+    assert "out of date" not in message_text(result.response or dm)
     assert (await table.game()).view()["ready"] == [ann, bea, dee]

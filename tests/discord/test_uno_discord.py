@@ -211,7 +211,7 @@ async def test_out_of_turn_non_player_stale_and_double_clicks(simcord_env) -> No
     assert (await table.session()).version == version + 1
     state = (await table.game()).to_dict()
     again = await mover.click(second.response, custom_id=button.custom_id)
-    assert "earlier turn" in (again.response.content or "")
+    assert "out of date" in (again.response.content or "")
     assert (await table.session()).version == version + 1
     assert (await table.game()).to_dict() == state
     # The refused picker now shows the game as it stands, with current buttons.

@@ -33,7 +33,7 @@ STEP = 5.0  # per interaction / per wait
 MAX_MOVES = 1500  # the policy ends a 3-player game to 50 in ~80 moves on average (max ~500)
 PLAYERS = ("alice", "bob", "carol")
 KILLS = ("after_ack", "on_arrival", "in_flight", "before_answer", "settled")
-STALE = "earlier turn"  # in both of the bot's stale-button refusals
+STALE = "out of date"  # in both of the bot's stale-button refusals
 TABLE_VERBS = ("draw", "uno", "catch", "challenge", "accept", "color")  # public table buttons
 
 Move = tuple[int, int, str]  # (seq, user id, action), as in the moves table

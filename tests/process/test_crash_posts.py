@@ -141,7 +141,7 @@ async def test_kill_as_the_first_table_lands_leaves_one_live_table(
     """A crash right as Start's first table reaches Discord (before its message id is
     stored): the restarted bot posts a second table, and the first stays in the channel
     with live "Play a card"/"Draw" buttons for ever (clicks on it after the first move get
-    "earlier turn" refusals; it never gets the "table moved down" notice). Players should
+    "out of date" refusals; it never gets the "table moved down" notice). Players should
     see one live table: the restart should find and retire the orphan (or post the table
     with a nonce / record a pending post before sending it)."""
     async with asyncio.timeout(LIMIT):

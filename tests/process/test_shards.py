@@ -380,7 +380,7 @@ async def test_a_game_served_by_both_processes_then_by_the_survivor(cluster: Clu
 
 
 async def reply_text(ix: FakeInteraction) -> str:
-    """What the answer itself said. Not its message's text now: a DM answered "earlier turn"
+    """What the answer itself said. Not its message's text now: a DM answered "out of date"
     may already have been redrawn by the presenter of the process that applied the move."""
     data = (await ix.response(timeout=STEP)).data
     parts = [data.get("content") or ""]
