@@ -16,7 +16,7 @@ from cogs.ratings import shown
 from cogs.render.spec import MAX_CONTENT, Button, Screen
 from cogs.render.text import shown_shortened
 from cogs.replies import log_failure
-from cogs.sessions import Session, forfeit_winners
+from cogs.sessions import Session, forfeit_reason, forfeit_winners
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -77,8 +77,8 @@ def _end_text(session: Session, names: dict[str, str]) -> str | None:
     if game is not None and (forfeit := forfeit_winners(game, session.seats)):
         # A member left and nobody who stayed won: those who stayed win it in the stats.
         who = " and ".join(names.get(w, w) for w in forfeit)
-        text += f"\n🏳️ {who} {'wins' if len(forfeit) == 1 else 'win'} by forfeit in the stats:"
-        text += " a player left the game."
+        text += f"\n🏳️ {who} {'wins' if len(forfeit) == 1 else 'win'} by forfeit in the stats: "
+        text += forfeit_reason(session.seats)
     changes = []
     for user, (before, after) in session.row.ratings.items():
         if after is None:

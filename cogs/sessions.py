@@ -412,8 +412,10 @@ class Sessions:
             # The move that ends the game hands no seat to a bot: nobody plays it any more,
             # and the result is the member's, as after a first or second strike.
             changes = [c for c in changes if not (c.is_bot and c.away == "timeout")]
-        # The bot's own lines with this move (a timeout, the seat taken over): stored with
-        # the move, for /replay.
+        # The bot's own lines with this move (a seat changed hands since the last move, a
+        # timeout, the seat taken over): stored with the move, for /replay.
+        pending = [Event(text) for text in session.row.clocks.get("noted", [])]
+        extra = [*pending, *extra]
         noted_before = [e.public for e in extra if e.public]
         noted_after = [
             f"{player} ran out of time three times: a bot plays for them."
@@ -441,6 +443,7 @@ class Sessions:
         seats = [_changed(s, changes) for s in session.seats]
         probe = Session(row=session.row, seats=seats)
         clocks, wake = self.clocks_for(probe, game, now, mover=player, timed_out=timed_out)
+        clocks.pop("noted", None)  # in this move's log now
         result = finishing_result(game, seats) if game.finished else None
         try:
             version = await self.store.record_move(
@@ -518,6 +521,8 @@ class Sessions:
             # crash in between never leaves a bot seat without its clock.
             probe = Session(row=session.row, seats=seats)
             clocks, wake = self.clocks_for(probe, session.game, now)
+            # Said in the log with the next move (and so in /replay): whose moves are a bot's.
+            clocks["noted"] = [*clocks.get("noted", []), seat_line(change)]
             timed = (session.version, clocks, wake)
         try:
             stored = await self.store.set_seat(session.id, change, timed, self._rev(session))
@@ -605,6 +610,23 @@ def forfeit_winners(game: Game, seats: list[SeatRow]) -> list[str]:
     ranks = ratings.places(outcome.placings, members, away)
     best = min(ranks[m] for m in stayed)
     return [m for m in stayed if ranks[m] == best]
+
+
+def forfeit_reason(seats: list[SeatRow]) -> str:
+    """Why a game was won by forfeit: a member left, or was away to the end (timeouts)."""
+    if any(s.human and s.is_bot and s.away == "left" for s in seats):
+        return "a player left the game."
+    return "a player was away and a bot played their seat to the end."
+
+
+def seat_line(change: SeatChange) -> str:
+    """The log's line for a seat changing hands between moves (the ids are shown as names)."""
+    who = str(change.user_id)
+    if not change.is_bot:
+        return f"{who} is back and plays their own seat again."
+    if change.away == "kicked":
+        return f"{who} was removed from the game: a bot plays their seat."
+    return f"{who} left the game: a bot plays their seat."
 
 
 def _changed(seat: SeatRow, changes: Iterable[SeatChange]) -> SeatRow:

@@ -15,6 +15,7 @@ from cogs.ratings import MIN_GAMES, shown
 from cogs.render.spec import Button, Embed, Row, Screen, clip, whole_lines
 from cogs.render.text import safe_name
 from cogs.replies import in_guild, reply
+from cogs.sessions import forfeit_winners
 from cogs.show import table_link
 from cogs.visibility import Sight, may_see
 from db import GameRow
@@ -240,6 +241,9 @@ class Stats(commands.Cog):
                 if outcome.winners
                 else "🤝 a draw"
             )
+            if game is not None and (forfeit := forfeit_winners(game, seats)):
+                # As the end post and the stats: who stayed won it when a leaver's bot did.
+                result += " · 🏳️ " + " and ".join(names[w] for w in forfeit) + " by forfeit"
             when = f"<t:{int(row.finished_at)}:R>" if row.finished_at else ""
             lines.append(
                 f"**#{row.id} {GAMES[row.kind].title}** — {result} · {len(seats)} players "

@@ -90,6 +90,8 @@ def next_clocks(
         if window is not None and window in humans:
             wait = max(wait, timing.uno_grace)  # members keep their chance to call or catch
         clocks["bot"] = now + wait
+    if old.get("noted"):
+        clocks["noted"] = old["noted"]  # lines for the next move's log (``Sessions.apply``)
     return clocks, wake_at(clocks)
 
 
