@@ -294,10 +294,15 @@ class Stats(commands.Cog):
         self, interaction: discord.Interaction, game_id: int, step: int
     ) -> tuple[Screen | None, str | None]:
         row = await self.bot.store.get_game(game_id)
+        seats = await self.bot.store.seats(game_id) if row is not None else []
         if (
             row is None
             or row.guild_id != interaction.guild_id
-            or not await may_see(interaction, row.channel_id)
+            or not (
+                # Its own players saw it all, even once its channel is deleted or closed.
+                any(s.user_id == interaction.user.id for s in seats)
+                or await may_see(interaction, row.channel_id)
+            )
         ):
             # The same words for a game in a channel the member cannot see: not even whether
             # there was one.
@@ -306,7 +311,6 @@ class Stats(commands.Cog):
             return None, "That game was ended before it finished: there is nothing to replay."
         if row.status != "finished":
             return None, "Only finished games can be replayed (no peeking at a running one)."
-        seats = await self.bot.store.seats(game_id)
         moves = await self.bot.store.moves(game_id)
         notes = await self.bot.store.move_notes(game_id)
         return replay_screen(row, seats, moves, step, notes), None
