@@ -132,7 +132,8 @@ def parse_custom_rules(text: str, count: int) -> list[int] | None:
     Raises InvalidOption unless they are ``count`` distinct numbers from 1 to 7.
     """
     text = text.strip()
-    if not text:
+    # Discord sends no empty option: left out, typed as two quotes, or "random".
+    if text.strip("\"'“”‘’ ").lower() in ("", "random"):
         return None
     try:
         rules = [int(part) for part in text.split(",")]
@@ -181,10 +182,10 @@ class Uno(Game):
         ),
         "custom_rules": Option(
             "",
-            'Rules on the customizable cards: "" picks distinct ones at random, or list the '
-            'thought-starter numbers (1-7), e.g. "1,4,7".',
+            'Rules on the customizable cards: leave it out (or type random) for distinct '
+            'ones at random, or list the thought-starter numbers (1-7), e.g. "1,4,7".',
             str,
-            brief='House rules on the customizable cards, e.g. "1,4,7" (empty: at random)',
+            brief='House rules on the customizable cards, e.g. "1,4,7" (left out: at random)',
         ),
         "stack_draws": Option(False, "Stack Draw Two on Draw Two, Wild Draw Four on Four."),
         "seven_zero": Option(False, "7 swaps hands with a chosen player; 0 passes all hands."),
