@@ -23,7 +23,7 @@ from cogs.hosting import GAMES, Hosted
 from cogs.presenter import Job
 from cogs.render.screens import lobby_screen
 from cogs.render.spec import Button, Screen, clip, whole_lines
-from cogs.render.text import member_name, plural, safe_name
+from cogs.render.text import member_name, named, plural, safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from cogs.show import table_link
@@ -691,7 +691,7 @@ class Lobby(commands.Cog):
             await reply(interaction, "Only the host (or a server manager) can cancel the lobby.")
             return
         await self.sessions.end(session, "ended")
-        closed = f"Cancelled by {safe_name(interaction.user.display_name)}."
+        closed = f"Cancelled by {named(interaction.user.display_name, interaction.user.name)}."
         try:
             await components.answer_update(interaction, self.lobby(session, closed=closed))
         except discord.HTTPException as error:
@@ -784,7 +784,7 @@ class Lobby(commands.Cog):
             if not await self.sessions.end(session, "ended"):
                 await reply(interaction, "That game has already ended.")
                 return
-            who = safe_name(interaction.user.display_name)
+            who = named(interaction.user.display_name, interaction.user.name)
             text = f"Game #{row.id} was ended by {who}."
             # Like every ended game's post: its players may start it again at once.
             again = Screen(rows=[[Button("Play again", ids.again(row.id), "primary", emoji="🔁")]])

@@ -13,7 +13,7 @@ from cogs import components, ids
 from cogs.hosting import GAMES
 from cogs.ratings import MIN_GAMES, shown
 from cogs.render.spec import Button, Embed, Row, Screen, clip, whole_lines
-from cogs.render.text import safe_name
+from cogs.render.text import named, safe_name
 from cogs.replies import in_guild, reply
 from cogs.sessions import forfeit_winners
 from cogs.show import table_link
@@ -72,7 +72,7 @@ class Stats(commands.Cog):
     ) -> None:
         assert interaction.guild_id is not None
         who = member or interaction.user
-        name = safe_name(who.display_name)
+        name = named(who.display_name, who.name)
         rows = await self.bot.store.member_stats(interaction.guild_id, who.id)
         if game is not None:
             rows = [r for r in rows if r.kind == game.value]

@@ -113,6 +113,11 @@ def _looks(name: str) -> str:
     return _INVISIBLE.sub("", name).casefold()
 
 
+def named(display: str, username: str) -> str:
+    """A member named in a message outside the table ("ended by …"), as the table names them."""
+    return safe_name(member_name(display, username))
+
+
 def member_name(display: str, username: str, taken: Iterable[str] = ()) -> str:
     """The name a member's seat is kept under: their display name as typed, unless players
     could mistake it. Blank-looking, it is their username; dressed as a bot (a 🤖 at either
