@@ -22,7 +22,7 @@ from cogs.clock import now
 from cogs.hosting import GAMES, Hosted
 from cogs.presenter import Job
 from cogs.render.screens import lobby_screen
-from cogs.render.spec import Button, Screen, clip, whole_lines
+from cogs.render.spec import Button, Screen, clip_words, whole_lines
 from cogs.render.text import member_name, named, plural, safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
@@ -163,7 +163,7 @@ class Lobby(commands.Cog):
         summary = cls.summary.split(". ")[0]
         command: app_commands.Command[Any, ..., None] = app_commands.Command(
             name=cls.kind,
-            description=clip(f"{cls.title}: {summary}", 100),
+            description=clip_words(f"{cls.title}: {summary}", 100),
             callback=callback,
         )
         command.add_check(_guild_check)

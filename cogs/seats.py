@@ -21,7 +21,7 @@ from cogs.lobby import may_end, not_allowed
 from cogs.render.spec import Button, Screen
 from cogs.replies import in_guild, reply
 from cogs.sessions import Session
-from db import SeatChange, SeatRemoved
+from db import SeatChange, SeatRemoved, SeatRow
 
 if TYPE_CHECKING:
     from bot import CardBot
@@ -70,7 +70,7 @@ class Seats(commands.Cog):
             await reply(interaction, "You're not playing in a running game there.")
             return
         if seat.is_bot:
-            await reply(interaction, "A bot already plays your seat; nothing to leave.")
+            await reply(interaction, _not_yours_to_leave(seat))
             return
         others = any(s.human and not s.is_bot and s.user_id != seat.user_id for s in session.seats)
         content = (
@@ -95,7 +95,7 @@ class Seats(commands.Cog):
                 await reply(interaction, "That game is not running any more.")
                 return
             if seat.is_bot:
-                await reply(interaction, "A bot already plays your seat.")
+                await reply(interaction, _not_yours_to_leave(seat))
                 return
             try:
                 await self._hand_to_bot(session, user.id, "left")
@@ -212,7 +212,7 @@ class Seats(commands.Cog):
 
     # -- nudges ------------------------------------------------------------------------------
     @app_commands.command(name="nudges", description="Turn your-turn reminders on or off.")
-    @app_commands.describe(setting="on: ping me when it's my turn; off: never")
+    @app_commands.describe(setting="True: ping me when it's my turn; False: never")
     async def nudges(self, interaction: discord.Interaction, setting: bool) -> None:
         await self.bot.store.set_nudges(interaction.user.id, setting)
         text = (
@@ -242,6 +242,12 @@ class Seats(commands.Cog):
     def _announce(self, session: Session, text: str) -> None:
         self.bot.presenter.announce(session, text)
         self.bot.wake_timers()
+
+
+def _not_yours_to_leave(seat: SeatRow) -> str:
+    if seat.away == "kicked":
+        return "You were removed from this game: there is nothing to leave."
+    return "A bot already plays your seat; nothing to leave."
 
 
 async def setup(bot: CardBot) -> None:

@@ -97,6 +97,14 @@ def clip(text: str, limit: int) -> str:
     return text[:cut] + "…"
 
 
+def clip_words(text: str, limit: int) -> str:
+    """``text`` in ``limit`` characters, cut after a whole word ("…" marking the cut)."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return (text[:cut] if cut > limit // 2 else text[: limit - 1]).rstrip(",;:") + "…"
+
+
 def clip_label(text: str, limit: int) -> str:
     """``text`` for a button, a select option or a placeholder, where markdown never renders
     (``plain`` drops its escapes): clipped to ``limit`` characters *as shown*, so escapes take

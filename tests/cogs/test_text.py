@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cogs.render.kinds import personal
+from cogs.render.spec import clip_words
 from cogs.render.text import humanize, plain, safe_name, shown_shortened
 
 ANN, BEA = "123456789012345678", "223456789012345678"
@@ -62,3 +63,13 @@ def test_a_name_shortened_keeps_its_start_its_end_and_its_escapes() -> None:
     short = shown_shortened(name, 12)
     assert short == "Chris\\_…r \\#12"
     assert plain(short) == "Chris_…r #12" and shown_shortened(name, 40) == name
+
+
+def test_a_command_description_is_cut_after_a_whole_word() -> None:
+    """Before: "UNO: Match the top card … or play a Wild; action car…" in Discord's list."""
+    text = (
+        "UNO: Match the top card of the discard pile by colour, number or symbol, "
+        "or play a Wild; action cards"
+    )
+    assert clip_words(text, 100) == text[: text.rindex(" ", 0, 100)] + "…"
+    assert clip_words("short", 100) == "short"

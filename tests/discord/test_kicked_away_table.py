@@ -51,3 +51,17 @@ async def test_the_table_drops_im_back_once_the_only_away_member_is_removed(
     assert session.version == version, "a move was made meanwhile"
     labels = [c.label for c in controls(table.table_message())]
     assert "I'm back" not in labels, labels
+
+
+async def test_a_removed_member_who_tries_to_leave_is_told_they_were_removed(
+    simcord_env: Any,
+) -> None:
+    """The host /kicks bea; bea then types /leave. Before: "A bot already plays your seat;
+    nothing to leave.", as if she had left herself. Now she is told she was removed."""
+    table = await Table.start(simcord_env, "uno", 3, seed=11)
+    ann, bea, _cy = table.members.values()
+    kicked = await ann.slash(table.channel, "kick", member=bea)
+    assert kicked.ephemeral and "a bot plays that seat" in kicked.response.content
+    left = await bea.slash(table.channel, "leave")
+    assert left.ephemeral
+    assert left.response.content == "You were removed from this game: there is nothing to leave."
