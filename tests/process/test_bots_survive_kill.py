@@ -72,7 +72,9 @@ async def test_kill_9_with_a_bot_move_pending(fake: FakeDiscord, bot: BotProcess
                 await bot.restart()
                 kills += 1
                 after = read_game(bot.db_path, game_id)
-                assert after.version == version + 1, "the member's answered move was lost"
+                # The bot may have moved too, in the moment before the kill (a busy machine).
+                stored = {seq: user for seq, user, _ in after.moves}
+                assert stored.get(version + 1) == int(alice), "the member's answered move was lost"
         final_snap = read_game(bot.db_path, game_id)
         assert kills == 3, f"the game ended after {kills} kills"
         assert final_snap.status == "finished", "the game did not go on to its end"
