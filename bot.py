@@ -241,7 +241,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     try:
-        settings = load_settings(need_token=args.playground is None)
+        settings = load_settings(
+            need_token=args.playground is None, playground=args.playground is not None
+        )
     except ConfigError as error:
         print(f"Configuration error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
@@ -253,6 +255,12 @@ def main(argv: list[str] | None = None) -> None:
             asyncio.run(playground.run(settings, args.playground, not args.no_browser))
         except KeyboardInterrupt:
             pass
+        except ConfigError as error:
+            print(f"Configuration error: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
+        except StoreUnavailable as error:  # another playground runs in this folder
+            print(f"Playground error: {error}", file=sys.stderr)
+            raise SystemExit(3) from None
         return
     configure_logging(settings.log_level)
     CardBot.adopt_database = args.adopt_database

@@ -196,10 +196,18 @@ def load_settings(
     env: dict[str, str] | None = None,
     dotenv: Path | None = Path(".env"),
     need_token: bool = True,
+    playground: bool = False,
 ) -> Settings:
-    """Real environment variables win over ``.env``. The playground needs no token."""
+    """Real environment variables win over ``.env``. The playground needs no token, and
+    ``playground`` leaves out what it replaces anyway (the database, shards, the server to
+    sync commands to): a production .env with those set wrongly does not stop it."""
     merged = read_dotenv(dotenv) if dotenv is not None else {}
     merged.update(os.environ if env is None else env)
+    if playground:
+        for key in ("DATABASE_PATH", "DATABASE_URL", "DATABASE_POOL_MIN", "DATABASE_POOL_MAX"):
+            merged.pop(key, None)
+        for key in ("SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID"):
+            merged.pop(key, None)
 
     token = merged.get("DISCORD_TOKEN", "").strip()
     if not token and not need_token:
