@@ -84,6 +84,7 @@ class CardBot(commands.Bot):
         self.sessions = Sessions(self.store, timing)
         self.presenter = Presenter(self)
         self.sessions.loaded = self.presenter.recall_drawn
+        await self.presenter.recall_closed_dms()
         # Card faces: listed at start, the missing ones uploaded in the background; until a
         # face is up (or with CARD_EMOJIS=off) cards show as text.
         self.faces = FaceBook(self, enabled=self.settings.card_emojis)

@@ -229,6 +229,12 @@ class Presenter:
             session.drop_views()  # drawn: memory per idle game stays small
         self._workers.pop(game_id, None)
 
+    async def recall_closed_dms(self) -> None:
+        """At start: the members whose DMs a running game marked closed, so that a DM
+        reaching them in another game brings those back too (``_dm_open_again``)."""
+        for game_id, user_id in await self.bot.store.closed_dms():
+            self._dm_closed_in.setdefault(user_id, set()).add(game_id)
+
     def _forget(self, game_id: int) -> None:
         """A game over: nothing kept for it here (a bot hosts games by the hundred thousand)."""
         self._refused.discard(game_id)

@@ -425,6 +425,16 @@ class Store:
             )
         return [int(r[0]) for r in rows]
 
+    async def closed_dms(self) -> list[tuple[int, int]]:
+        """(game, member) of the running games whose member's DMs are marked closed."""
+        rows = await self._read(
+            many(
+                "SELECT s.game_id, s.user_id FROM games g JOIN seats s ON s.game_id = g.id"
+                " WHERE g.status = 'active' AND s.dm_closed = 1"
+            )
+        )
+        return [(int(r[0]), int(r[1])) for r in rows]
+
     async def closed_among(self, game_ids: Sequence[int]) -> list[int]:
         """Those of ``game_ids`` that are over (finished or cancelled)."""
         found: list[int] = []
