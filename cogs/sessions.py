@@ -541,6 +541,7 @@ class Sessions:
         await self.reload(session)
         if session.game is not None and session.row.status == "active":
             clocks, _ = self.clocks_for(session, session.game, now)
+            clocks["noted"] = [*clocks.get("noted", []), seat_line(change)]
             await self.set_clocks(session, clocks)
 
     async def rename(self, session: Session, user_id: int, name: str) -> None:
