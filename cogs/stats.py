@@ -299,8 +299,9 @@ class Stats(commands.Cog):
             row is None
             or row.guild_id != interaction.guild_id
             or not (
-                # Its own players saw it all, even once its channel is deleted or closed.
-                any(s.user_id == interaction.user.id for s in seats)
+                # Its own players saw it all, even once its channel is deleted or closed
+                # (not a member removed from it: they did not see what came after).
+                any(s.user_id == interaction.user.id and s.away != "kicked" for s in seats)
                 or await may_see(interaction, row.channel_id)
             )
         ):

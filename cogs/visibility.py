@@ -1,5 +1,6 @@
 """Who may learn about a game: /history, /replay and /games tell a member about a game only
-when the member may read the channel or thread it was played in (its table, its messages).
+when the member may read the channel or thread it was played in (its table, its messages);
+/replay also to the game's own players who were not removed from it (cogs/stats.py).
 
 Threads need more than discord.py's cache and ``Thread.permissions_for``:
 
