@@ -45,11 +45,24 @@ def end_post(session: Session) -> str | None:
     until it fits, rather than the post losing its last lines."""
     names = session.names
     text = _end_text(session, names)
-    for keep in (20, 12, 6):
+    for keep in (28, 24, 20, 16, 12, 8):
         if text is None or len(text) <= MAX_CONTENT:
             break
-        text = _end_text(session, {p: shown_shortened(n, keep) for p, n in names.items()})
+        text = _end_text(session, _shortened(names, keep))
     return text
+
+
+def _shortened(names: dict[str, str], keep: int) -> dict[str, str]:
+    """Each name in ``keep`` characters as shown; names that would then read alike (the same
+    decoration at both ends) are told apart by their seat's number."""
+    short = {p: shown_shortened(n, keep) for p, n in names.items()}
+    seen: dict[str, int] = {}
+    for name in short.values():
+        seen[name] = seen.get(name, 0) + 1
+    return {
+        p: f"{n} ({seat})" if seen[n] > 1 else n
+        for seat, (p, n) in enumerate(short.items(), start=1)
+    }
 
 
 def _end_text(session: Session, names: dict[str, str]) -> str | None:
