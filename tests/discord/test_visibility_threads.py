@@ -224,16 +224,20 @@ async def test_many_games_in_one_archived_thread_cost_one_fetch(simcord_env) -> 
 
 
 async def test_a_game_whose_thread_was_deleted_stays_invisible(simcord_env) -> None:
-    """What was private stays private: a thread Discord no longer has shows nothing, even to
-    the game's players."""
+    """What was private stays private: a thread Discord no longer has shows nothing in the
+    server's /history, nor to a member who did not play. Its own players may still replay
+    it: its log holds nothing they did not see (test_replay_channel_gone.py)."""
     env = simcord_env
     general, thread, ann, _bea, row = await _archived_thread_game(env)
     env.backend.delete_channel(thread.id)
     await env.settle()
     text = message_text((await ann.slash(general, "history")).response)
     assert text == "No finished game on this server that you can see yet.", text
-    replay = await ann.slash(general, "replay", game=row.id)
+    stranger = general.guild.add_member(env.create_user("zed"))
+    replay = await stranger.slash(general, "replay", game=row.id)
     assert "There's no such game on this server." in message_text(replay.response)
+    replay = await ann.slash(general, "replay", game=row.id)
+    assert "Replay of game" in message_text(replay.response)
 
 
 async def test_one_command_spends_few_rest_calls_on_channels_it_must_look_up(
