@@ -33,6 +33,7 @@ from db import Store, StoreUnavailable
 from db.postgres import where
 
 log = logging.getLogger("cardtable")
+DEV_GUILD_SYNCED = "dev_guild_synced"  # meta key: the server the commands were last synced to
 
 SHUTDOWN_DRAIN = 5.0  # seconds a stop waits for queued Discord updates (docker allows 10)
 EXTENSIONS = (
@@ -124,19 +125,32 @@ class CardBot(commands.Bot):
             log.warning("this database now belongs to application %s", mine)
 
     async def sync_commands(self) -> None:
+        # The server the commands were last synced to alone (DEV_GUILD_ID): its copies are
+        # cleared when they move on (global, or another server). Discord lists a server's
+        # copy beside the global command: every command would show twice there, for good.
+        before = await self.store.get_meta(DEV_GUILD_SYNCED)
         if self.settings.dev_guild_id:
             guild = discord.Object(id=self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             try:
                 synced = await self.tree.sync(guild=guild)
-            except discord.Forbidden:
+            except discord.HTTPException as error:  # 403, or 404/400: no such server
                 raise ConfigError(
-                    f"DEV_GUILD_ID {guild.id}: Discord refused the slash commands there. Is the "
-                    "bot in that server, invited with the applications.commands scope? Fix the "
-                    "id, invite the bot again, or leave DEV_GUILD_ID empty."
+                    f"DEV_GUILD_ID {guild.id}: Discord refused the slash commands there "
+                    f"({error.status}). Is the bot in that server, invited with the "
+                    "applications.commands scope? Fix the id, invite the bot again, or leave "
+                    "DEV_GUILD_ID empty."
                 ) from None
+            await self.store.set_meta(DEV_GUILD_SYNCED, str(guild.id))
         else:
             synced = await self.tree.sync()
+        if before is not None and before != str(self.settings.dev_guild_id or ""):
+            try:
+                await self.tree.sync(guild=discord.Object(id=int(before)))  # none there now
+            except discord.HTTPException as error:  # the bot left that server: nothing shown
+                log.info("could not clear the commands of server %s: %s", before, error)
+            if not self.settings.dev_guild_id:
+                await self.store.set_meta(DEV_GUILD_SYNCED, None)
         log.info("synced %d slash commands", len(synced))
 
     def wake_timers(self, at: float | None = None, *, known: bool = False) -> None:

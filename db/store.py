@@ -1037,6 +1037,25 @@ class Store:
 
         return await self.backend.write(script)
 
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._read(one("SELECT value FROM meta WHERE key = ?", key))
+        return str(row[0]) if row else None
+
+    async def set_meta(self, key: str, value: str | None) -> None:
+        """Store (or with None, forget) one of the bot's own notes, such as where it last
+        synced its slash commands."""
+        if value is None:
+            await self._write(run("DELETE FROM meta WHERE key = ?", key))
+        else:
+            await self._write(
+                run(
+                    "INSERT INTO meta (key, value) VALUES (?, ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    key,
+                    value,
+                )
+            )
+
     async def is_hidden(self, user_id: int) -> bool:
         row = await self._read(one("SELECT hidden FROM players WHERE user_id = ?", user_id))
         return bool(row[0]) if row else False
