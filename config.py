@@ -66,7 +66,7 @@ def read_dotenv(path: Path) -> dict[str, str]:
     if not path.is_file():
         return values
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # Windows editors' byte order mark too
     except UnicodeDecodeError:
         raise ConfigError(
             f"{path} is not UTF-8 text: save it again as UTF-8 (your editor's encoding option)."
@@ -226,8 +226,10 @@ def load_settings(
             "the Developer Portal (your application -> Bot -> Reset Token) into .env."
         )
     guild = merged.get("DEV_GUILD_ID", "").strip()
-    if guild and not _digits(guild):
-        raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
+    if guild and not (_digits(guild) and 0 < int(guild) < 2**64):
+        raise ConfigError(
+            f"DEV_GUILD_ID must be a server id (digits only, at most 20), not {guild[:40]!r}."
+        )
     level = merged.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if not isinstance(logging.getLevelName(level), int):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")

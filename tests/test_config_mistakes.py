@@ -85,3 +85,22 @@ def test_a_token_with_a_character_no_token_has_is_a_config_error(token: str) -> 
     with pytest.raises(ConfigError, match="DISCORD_TOKEN") as caught:
         load_settings(env={"DISCORD_TOKEN": token}, dotenv=None)
     assert "abc" not in str(caught.value)
+
+
+def test_a_dev_guild_id_no_server_can_have_is_refused_at_start() -> None:
+    """An owner pastes two ids run together into DEV_GUILD_ID. Before, any run of digits
+    passed, Discord answered the sync with a 400, and the owner got a traceback (exit 1).
+    Now an id no server can have (not 1 to 2**64-1) is a ConfigError naming DEV_GUILD_ID."""
+    pasted_twice = "1456074443980800016145607444398080001"
+    with pytest.raises(ConfigError, match="DEV_GUILD_ID"):
+        load_settings(env={"DISCORD_TOKEN": "abc.def", "DEV_GUILD_ID": pasted_twice}, dotenv=None)
+
+
+def test_a_dotenv_saved_with_a_byte_order_mark_still_gives_the_token(tmp_path: Path) -> None:
+    """A .env saved as "UTF-8 with BOM" (older Notepad) with DISCORD_TOKEN on its first line.
+    Before, the mark stayed in the first key and the bot said "DISCORD_TOKEN is not set":
+    untrue. Now the mark is not part of the key."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_bytes("DISCORD_TOKEN=abc.def-ghi\nLOG_LEVEL=INFO\n".encode("utf-8-sig"))
+    settings = load_settings(env={}, dotenv=dotenv)
+    assert settings.token == "abc.def-ghi"
