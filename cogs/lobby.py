@@ -85,10 +85,11 @@ def cannot_post(interaction: discord.Interaction) -> str | None:
     missing = [f"**{name}**" for name, has in needed if not has]
     if not missing:
         return None
-    what = " and ".join(missing)
+    what = missing[0] if len(missing) == 1 else f"{', '.join(missing[:-1])} and {missing[-1]}"
     return (
-        f"I can't post a game's table in this channel: I'm missing the {what} permission "
-        f"here. A server manager can give it to me in the channel's settings."
+        f"I can't post a game's table in this channel: I'm missing the {what} "
+        f"{'permission' if len(missing) == 1 else 'permissions'} here. A server manager can give "
+        f"{'it' if len(missing) == 1 else 'them'} to me in the channel's settings."
     )
 
 
