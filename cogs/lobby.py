@@ -706,17 +706,17 @@ class Lobby(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         row = await self.bot.store.open_game_in_channel(channel.id)
-        await self.gone([row.id] if row else [], "its channel was deleted")
+        await self.gone([row.id] if row else [], "its channel was deleted", "channel_gone")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         row = await self.bot.store.open_game_in_channel(payload.thread_id)
-        await self.gone([row.id] if row else [], "its thread was deleted")
+        await self.gone([row.id] if row else [], "its thread was deleted", "channel_gone")
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         rows = await self.bot.store.open_games_in_guild(guild.id)
-        await self.gone([r.id for r in rows], "the bot was removed from its server")
+        await self.gone([r.id for r in rows], "the bot was removed from its server", "server_left")
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -739,12 +739,15 @@ class Lobby(commands.Cog):
             for game_id, guild_id in rows
             if self.bot.serves_guild(guild_id) and self.bot.get_guild(guild_id) is None
         ]
-        return await self.gone(left, "the bot was removed from its server while it was away")
+        return await self.gone(
+            left, "the bot was removed from its server while it was away", "server_left"
+        )
 
-    async def gone(self, game_ids: list[int], why: str) -> bool:
+    async def gone(self, game_ids: list[int], why: str, reason: str) -> bool:
         """End the open games whose channel is gone: nobody could play or end them, and each
-        move would send Discord calls that can only fail. Their players' DMs say so. False if
-        ending any of them failed."""
+        move would send Discord calls that can only fail. Their players' DMs say why
+        (``reason``: channel_gone, server_left, thread_locked). False if ending any of them
+        failed."""
         done = True
         for game_id in game_ids:
             try:
@@ -753,7 +756,7 @@ class Lobby(commands.Cog):
                     if session is None or not session.row.is_open:
                         continue
                     started = session.row.status == "active"
-                    if not await self.sessions.end(session, "ended"):
+                    if not await self.sessions.end(session, reason):
                         continue
                 log.info("game %s ended: %s", game_id, why)
                 if started:

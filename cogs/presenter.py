@@ -377,7 +377,7 @@ class Presenter:
             if isinstance(error, discord.Forbidden):
                 self._refused.add(session.id)
             if error.code == UNKNOWN_CHANNEL and session.row.is_open:
-                self._channel_gone(session, "Discord no longer knows its channel")
+                self._channel_gone(session, "Discord no longer knows its channel", "channel_gone")
             elif error.code == THREAD_ARCHIVED:
                 await self._archived(session)
             return False
@@ -470,7 +470,7 @@ class Presenter:
         if unarchived:
             self._again(session)
         elif unarchived is False and session.row.is_open:
-            self._channel_gone(session, "its thread is locked")
+            self._channel_gone(session, "its thread is locked", "thread_locked")
 
     async def unarchive(self, session: Session) -> bool | None:
         """Unarchive the game's thread: True if done, False if Discord refuses it for good
@@ -486,7 +486,7 @@ class Presenter:
         log.info("game %s: its thread was archived; unarchived it", session.id)
         return True
 
-    def _channel_gone(self, session: Session, why: str) -> None:
+    def _channel_gone(self, session: Session, why: str, reason: str) -> None:
         """Discord no longer knows the game's channel (deleted while this process was not
         listening, or a thread deleted with its parent, which sends no event of its own), or
         its thread is locked: the game ends as when its deletion is heard (``Lobby.gone``),
@@ -494,7 +494,7 @@ class Presenter:
         lobby = self.bot.get_cog("Lobby")
 
         async def end(s: Session) -> None:
-            await lobby.gone([s.id], why)  # type: ignore[union-attr]
+            await lobby.gone([s.id], why, reason)  # type: ignore[union-attr]
 
         if lobby is not None:
             self.update(session, table=False, dms=False, jobs=[end])  # after this pass

@@ -126,6 +126,7 @@ def hand(
         prefix=prefix,
         notice=notice,
         status=row.status,
+        ended=row.ended_reason,
         away=away,
         leave=leave or dm,
         prompt=live,

@@ -38,7 +38,9 @@ class GameRow:
     settings: dict[str, Any] = field(default_factory=dict)  # hosting: turn timer, bot level...
     clocks: dict[str, Any] = field(default_factory=dict)  # deadlines, a bot's move, a nudge
     wake_at: float | None = None  # the nearest clock
-    ended_reason: str | None = None  # why a cancelled game stopped: ended, abandoned, expired
+    # Why a cancelled game stopped: ended, abandoned, expired, channel_gone, server_left,
+    # thread_locked.
+    ended_reason: str | None = None
     finished_at: float | None = None
     nudge_message_id: int | None = None
     announced: bool = False

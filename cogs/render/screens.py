@@ -150,6 +150,15 @@ def table_screen(
     return Screen(content=content, embed=embed, rows=rows)
 
 
+# Why a game stopped without a result, as its players' hands say it (``GameRow.ended_reason``).
+ENDED_WHY = {
+    "abandoned": "This game was abandoned: nobody was left playing.",
+    "channel_gone": "This game was ended early: its channel is gone.",
+    "server_left": "This game was ended early: the bot was removed from its server.",
+    "thread_locked": "This game was ended early: its thread was locked.",
+}
+
+
 def hand_screen(
     game_id: int,
     version: int,
@@ -165,6 +174,7 @@ def hand_screen(
     away: bool = False,
     leave: bool = False,
     prompt: bool = True,
+    ended: str | None = None,
 ) -> Screen:
     """A player's hand with the moves they can make now (ephemeral reply or DM).
 
@@ -196,7 +206,7 @@ def hand_screen(
             rows = picker.rows(game_id, version, choices)
             embed.description += "\n\n**Your move:** choose below."
     elif status == "cancelled":
-        embed.description += "\n\n*This game was ended early.*"
+        embed.description += f"\n\n*{ENDED_WHY.get(ended or '', 'This game was ended early.')}*"
     elif not playing:
         embed.description += "\n\n*The game is over.*"
     elif away:

@@ -25,7 +25,11 @@ async def test_a_deleted_channel_ends_its_game(simcord_env) -> None:
     assert len(dead) <= 1, [r.path for r in dead]  # at most the reminder's delete
     for player in table.members:  # the DMs say the game is over and offer nothing more
         dm = table.dm_message(player)
-        assert dm is not None and "ended early" in message_text(dm) and controls(dm) == []
+        assert (
+            dm is not None
+            and "ended early: its channel is gone." in message_text(dm)
+            and controls(dm) == []
+        )
 
 
 async def test_the_bot_removed_from_the_server_ends_its_games(simcord_env) -> None:

@@ -33,7 +33,7 @@ async def test_a_game_in_an_archived_thread_ends_when_its_parent_is_deleted(simc
     await assert_ended_within_ten_minutes(env, table, thread_id)
     for player in table.members:
         dm = table.dm_message(player)
-        assert dm is not None and "ended early" in message_text(dm)
+        assert dm is not None and "ended early: its channel is gone." in message_text(dm)
 
 
 async def test_a_channel_deleted_while_the_bot_was_offline_ends_its_game(

@@ -8,7 +8,7 @@ import random
 import discord
 
 from cogs.ratings import shown
-from tests.discord.driver import Table
+from tests.discord.driver import Table, message_text
 
 
 async def leave(table: Table, player: str) -> None:
@@ -65,3 +65,18 @@ async def test_kicking_the_last_member_does_not_say_a_bot_plays_their_seat(simco
     assert said and "abandoned" in said[-1]
     assert "bot plays" not in said[-1], said[-1]
     assert answer.ephemeral and "bot plays" not in answer.response.content, answer.response.content
+
+
+async def test_the_last_member_leaving_is_told_why_in_the_dm(simcord_env) -> None:
+    """One member plays against a bot and leaves: the game is abandoned. Before, the DM
+    said only "This game was ended early."; now it says why."""
+    table = await Table.start(simcord_env, "warofsuits", 1, seed=4, bots=1)
+    (ann,) = table.members
+    member = table.members[ann]
+    ask = await member.slash(table.channel, "leave")
+    done = await member.click(ask.response, label="Leave the game")
+    assert done.ephemeral and done.response.content == "You left the game."
+    await simcord_env.bot.presenter.idle()
+    dm = table.dm_message(ann)
+    assert dm is not None
+    assert "This game was abandoned: nobody was left playing." in message_text(dm)

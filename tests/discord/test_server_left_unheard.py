@@ -52,7 +52,11 @@ async def test_a_server_that_removed_the_bot_while_it_was_down_keeps_no_game(
     assert session.row.status == "cancelled"
     for player in table.members:
         dm = table.dm_message(player)
-        assert dm is not None and "ended early" in message_text(dm) and controls(dm) == []
+        assert (
+            dm is not None
+            and "ended early: the bot was removed from its server." in message_text(dm)
+            and controls(dm) == []
+        )
     await env.advance_time(600)
     await env.bot.presenter.idle()
     channel_calls = [r for r in env.http_requests[start:] if f"/{table.channel.id}/" in r.path]
