@@ -200,7 +200,10 @@ class Seats(commands.Cog):
             if seat.away == "kicked":
                 await reply(interaction, "You were removed from this game; you can't return.")
                 return
-            change = SeatChange(user.id, False, None, None, 0)
+            # Back from /leave, the strikes of before stay (leaving and coming back is no way
+            # to wipe them); back from three timeouts, the count starts again.
+            strikes = seat.strikes if seat.away == "left" else 0
+            change = SeatChange(user.id, False, None, None, strikes)
             try:
                 await self.sessions.change_seat(session, change, now())
             except SeatRemoved:  # kicked meanwhile, by another process

@@ -52,6 +52,12 @@ def next_clocks(
         return clocks, None
     view = game.view(None)
     awaited = [p for p in hosted.awaited(game) if p in humans]
+    # A new turn (where the renderer can tell): nothing of the last one carries over to a
+    # player awaited again (a deadline run out, a strike, a reminder given).
+    turn = hosted.renderer.turn_of(view)
+    new_turn = turn is not None and old.get("turn_of", turn) != turn
+    if turn is not None:
+        clocks["turn_of"] = turn
 
     phase = hosted.phase_clock(view)
     if phase is not None:
@@ -60,22 +66,33 @@ def next_clocks(
         clocks["phase"] = kept if kept and kept[0] == key else [key, now + seconds]
     elif turn_timer:
         before = old.get("turn", {})
+        # A member whose seat a bot took mid-turn (/leave) keeps what was left of that turn:
+        # back before the bot moved (/back), they get it, not a fresh turn (a stall, repeated).
+        held = old.get("held", {})
         clocks["turn"] = {
-            p: before[p] if p in before and (p != mover or timed_out) else now + turn_timer
+            p: before[p]
+            if p in before and (p != mover or timed_out) and not new_turn
+            else held[p]
+            if p in held and p != mover and not new_turn
+            else now + turn_timer
             for p in awaited
         }
-    struck = [p for p in old.get("struck", []) if p in awaited]
-    if timed_out and mover in awaited and mover not in struck:
-        struck.append(mover)
+        waiting = hosted.awaited(game)
+        kept = {p: t for p, t in {**held, **before}.items() if p in bots and p in waiting}
+        if kept:
+            clocks["held"] = kept
+    struck = [p for p in old.get("struck", []) if p in awaited and not new_turn]
+    if timed_out and mover in awaited and mover not in struck and not new_turn:
+        struck.append(mover)  # the bot finishes the turn it ran out of
     if struck:
         clocks["struck"] = struck
 
-    nudged = [p for p in old.get("nudged", []) if p in awaited]
+    nudged = [p for p in old.get("nudged", []) if p in awaited and not new_turn]
     due = old.get("nudge", {})
     # A phase on its own clock (the Item Collection talk) ends by itself: nobody stalls it,
     # so nobody is reminded to act in it.
     nudge = {
-        p: due[p] if p in due and p != mover else now + timing.nudge_after
+        p: due[p] if p in due and p != mover and not new_turn else now + timing.nudge_after
         for p in awaited
         if p not in nudged and phase is None
     }

@@ -31,6 +31,11 @@ class HaymakerRenderer(Renderer):
     color = 0xC0392B
     emoji = "🥊"
 
+    def turn_of(self, view: dict[str, Any]) -> int | None:
+        # Every attack and every block ends its player's part: awaited again at once (a
+        # reversal makes the defender the attacker), it is "the next turn" (the rules).
+        return len(view.get("history") or ())
+
     def hand_text(self, hand: list[str]) -> str:
         if not hand:
             return "*(no cards)*"

@@ -93,6 +93,12 @@ class Renderer:
         """The round a game with rounds is in (private notes start afresh with each)."""
         return None
 
+    def turn_of(self, view: dict[str, Any]) -> int | None:
+        """A number that changes when a new turn begins, where the awaited players alone do
+        not show it (a player awaited again right after their own move: a new turn, or the
+        rest of theirs?); None: unknown, the rest of theirs. The clocks start over with it."""
+        return None
+
     def begins_round(self, public: str) -> bool:
         """An event's public line starts a new round: private notes of the move from before
         it belong to the round just scored, not to the one starting."""

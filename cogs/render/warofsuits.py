@@ -30,6 +30,9 @@ class WarOfSuitsRenderer(Renderer):
     emoji = "⚔️"
     recent_lines = 10  # a head to head logs several steps in one move: show them all
 
+    def turn_of(self, view: dict[str, Any]) -> int | None:
+        return int(view.get("battle") or 0)  # each battle's choices are a turn of their own
+
     # -- words -------------------------------------------------------------------------
     def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
         if action_id == "accept":
