@@ -33,7 +33,7 @@ from db import Store, StoreUnavailable
 from db.postgres import where
 
 log = logging.getLogger("cardtable")
-DEV_GUILD_SYNCED = "dev_guild_synced"  # meta key: the server the commands were last synced to
+DEV_GUILD_SYNCED = "dev_guild_synced"  # meta key: servers holding their own copy of the commands
 
 SHUTDOWN_DRAIN = 5.0  # seconds a stop waits for queued Discord updates (docker allows 10)
 EXTENSIONS = (
@@ -125,32 +125,45 @@ class CardBot(commands.Bot):
             log.warning("this database now belongs to application %s", mine)
 
     async def sync_commands(self) -> None:
-        # The server the commands were last synced to alone (DEV_GUILD_ID): its copies are
-        # cleared when they move on (global, or another server). Discord lists a server's
-        # copy beside the global command: every command would show twice there, for good.
-        before = await self.store.get_meta(DEV_GUILD_SYNCED)
-        if self.settings.dev_guild_id:
-            guild = discord.Object(id=self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
+        # The servers the commands were synced to alone (DEV_GUILD_ID, now or before): their
+        # copies are cleared once the commands move on (global, or another server). Discord
+        # lists a server's copy beside the global command: each would show twice, for good.
+        noted = await self.store.get_meta(DEV_GUILD_SYNCED)
+        holding = {int(g) for g in noted.split(",") if g} if noted else set()
+        before = set(holding)
+        dev = self.settings.dev_guild_id
+        try:
+            if dev:
+                guild = discord.Object(id=dev)
+                self.tree.copy_global_to(guild=guild)
+                try:
+                    synced = await self.tree.sync(guild=guild)
+                except discord.HTTPException as error:
+                    if error.status not in (400, 403, 404):
+                        raise  # Discord failing, not the setting
+                    raise ConfigError(
+                        f"DEV_GUILD_ID {guild.id}: Discord refused the slash commands there "
+                        f"({error.status}). Is the bot in that server, invited with the "
+                        "applications.commands scope? Fix the id, invite the bot again, or "
+                        "leave DEV_GUILD_ID empty."
+                    ) from None
+                holding.add(dev)
+            else:
+                synced = await self.tree.sync()
+        except discord.HTTPException as error:
+            # The commands of the last sync stay as they were: tried again at the next start.
+            log.warning("could not sync the slash commands now (Discord: %s)", error)
+            return
+        for old in sorted(holding - {dev or 0}):
             try:
-                synced = await self.tree.sync(guild=guild)
-            except discord.HTTPException as error:  # 403, or 404/400: no such server
-                raise ConfigError(
-                    f"DEV_GUILD_ID {guild.id}: Discord refused the slash commands there "
-                    f"({error.status}). Is the bot in that server, invited with the "
-                    "applications.commands scope? Fix the id, invite the bot again, or leave "
-                    "DEV_GUILD_ID empty."
-                ) from None
-            await self.store.set_meta(DEV_GUILD_SYNCED, str(guild.id))
-        else:
-            synced = await self.tree.sync()
-        if before is not None and before != str(self.settings.dev_guild_id or ""):
-            try:
-                await self.tree.sync(guild=discord.Object(id=int(before)))  # none there now
-            except discord.HTTPException as error:  # the bot left that server: nothing shown
-                log.info("could not clear the commands of server %s: %s", before, error)
-            if not self.settings.dev_guild_id:
-                await self.store.set_meta(DEV_GUILD_SYNCED, None)
+                await self.tree.sync(guild=discord.Object(id=old))  # none there any more
+            except discord.HTTPException as error:
+                log.info("could not clear the commands of server %s: %s", old, error)
+                if error.status not in (403, 404):
+                    continue  # Discord failing: tried again at the next start
+            holding.discard(old)  # cleared, or the bot left that server
+        if holding != before:
+            await self.store.set_meta(DEV_GUILD_SYNCED, ",".join(map(str, sorted(holding))) or None)
         log.info("synced %d slash commands", len(synced))
 
     def wake_timers(self, at: float | None = None, *, known: bool = False) -> None:
