@@ -155,7 +155,8 @@ ENDED_WHY = {
     "abandoned": "This game was abandoned: nobody was left playing.",
     "channel_gone": "This game was ended early: its channel is gone.",
     "server_left": "This game was ended early: the bot was removed from its server.",
-    "thread_locked": "This game was ended early: its thread was locked.",
+    # Archived and the bot may not open it again (locked, or its permission taken).
+    "thread_locked": "This game was ended early: the bot can no longer post in its thread.",
 }
 
 
