@@ -206,6 +206,8 @@ def load_settings(
     if playground:
         for key in ("DATABASE_PATH", "DATABASE_URL", "DATABASE_POOL_MIN", "DATABASE_POOL_MAX"):
             merged.pop(key, None)
+        for key in ("DATABASE_TIMEOUT_SECONDS", "CLOCK_POLL_SECONDS"):
+            merged.pop(key, None)
         for key in ("SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID"):
             merged.pop(key, None)
 

@@ -165,11 +165,15 @@ async def _follow(bot: Any, env: Any, preview: Any) -> None:
     # another player's) are brought up to date once it is over. Page -> its revision at the
     # newest change during a click; a page published since (the one that clicked) is left be.
     behind: dict[str, int] = {}
+    everyone = False  # a change outside any click (a bot's move): every page follows
 
     async def on_change(*_: Any) -> None:
+        nonlocal everyone
         if getattr(env, "_operation_task", None) is not None:
             for page in tuple(preview._pages.values()):
                 behind[page.id] = page.revision  # as of the newest change
+        else:
+            everyone = True
         changed.set()
 
     for event in ("on_message", "on_raw_message_edit", "on_raw_message_delete"):
@@ -180,7 +184,8 @@ async def _follow(bot: Any, env: Any, preview: Any) -> None:
         while getattr(env, "_operation_task", None) is not None:
             await asyncio.sleep(FOLLOW_DEBOUNCE)
         changed.clear()
-        stale = dict(behind)
+        stale = None if everyone else dict(behind)
+        everyone = False
         behind.clear()
         _republish(preview, stale or None)
 
