@@ -29,7 +29,7 @@ from cogs.clock import now
 from cogs.presenter import DRAW_LEASE_POLLS, ENDED_UNSHOWN_WITHIN
 from cogs.replies import log_failure
 from cogs.sessions import STRIKES_TO_BOT, Session, Shown
-from cogs.timing import wake_at
+from cogs.timing import bot_moves, wake_at
 from db import StaleVersion, StoreUnavailable
 from engine import Event, IllegalAction
 from engine.bots.base import pick_id
@@ -375,7 +375,7 @@ class Timers(commands.Cog):
         bots.sort(key=lambda s: (str(s.user_id) in awaited, s.seat))
         for seat in bots:
             player = str(seat.user_id)
-            actions = game.legal_actions(player)
+            actions = bot_moves(game, session.hosted, player, awaited)
             if actions:
                 level = seat.level or session.row.settings.get("level", "normal")
                 return BotTurn(

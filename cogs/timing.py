@@ -7,7 +7,11 @@
 - ``nudge``:  {player: time} when to remind a member whose turn it is;
 - ``nudged``: members already reminded this turn (never twice for one turn);
 - ``struck``: members whose time ran out this turn (one strike per turn, however many moves
-  the bot then makes to finish it).
+  the bot then makes to finish it);
+- ``held``:   {player: deadline} a member's turn deadline while a bot plays their seat
+  (/leave mid-turn), given back if they return in the same turn;
+- ``turn_of``: the renderer's turn number (``Renderer.turn_of``): when it changes, a new turn;
+- ``noted``:  lines for the next move's log (a seat changed hands).
 A member's turn lasts as long as the game waits for them: drawing in UNO, or claiming then
 placing a card in the Item Collection Game, is one turn.
 The game's ``wake_at`` is the nearest of them; the one timer loop sleeps until the smallest.
@@ -19,8 +23,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+import engine.bots
 from cogs.hosting import Hosted
-from engine import Game
+from engine import Action, Game
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +56,8 @@ def next_clocks(
     if game.finished:
         return clocks, None
     view = game.view(None)
-    awaited = [p for p in hosted.awaited(game) if p in humans]
+    waiting_for = hosted.awaited(game)
+    awaited = [p for p in waiting_for if p in humans]
     # A new turn (where the renderer can tell): nothing of the last one carries over to a
     # player awaited again (a deadline run out, a strike, a reminder given).
     turn = hosted.renderer.turn_of(view)
@@ -77,8 +83,7 @@ def next_clocks(
             else now + turn_timer
             for p in awaited
         }
-        waiting = hosted.awaited(game)
-        kept = {p: t for p, t in {**held, **before}.items() if p in bots and p in waiting}
+        kept = {p: t for p, t in {**held, **before}.items() if p in bots and p in waiting_for}
         if kept:
             clocks["held"] = kept
     struck = [p for p in old.get("struck", []) if p in awaited and not new_turn]
@@ -101,7 +106,7 @@ def next_clocks(
     if nudged:
         clocks["nudged"] = nudged
 
-    if any(game.legal_actions(p) for p in bots):
+    if any(bot_moves(game, hosted, p, waiting_for) for p in bots):
         wait = timing.bot_pause
         window = view.get("uno_window")
         if window is not None and window in humans:
@@ -110,6 +115,15 @@ def next_clocks(
     if old.get("noted"):
         clocks["noted"] = old["noted"]  # lines for the next move's log (``Sessions.apply``)
     return clocks, wake_at(clocks)
+
+
+def bot_moves(game: Game, hosted: Hosted, player: str, awaited: Collection[str]) -> list[Action]:
+    """The moves a bot seat may make now: its turn's, or out of turn (an UNO catch or
+    jump-in) those worth making (``engine.bots.optional_moves``); none, it lets them pass."""
+    actions = game.legal_actions(player)
+    if actions and player not in awaited:
+        actions = engine.bots.optional_moves(hosted.kind, game.view(player), actions)
+    return actions
 
 
 def wake_at(clocks: dict[str, Any]) -> float | None:

@@ -10,6 +10,6 @@ state: a level that searches samples the unseen cards from what the seat could k
 """
 
 from engine.bots.base import LEVELS, GameBots, Policy, Rand
-from engine.bots.registry import BOTS, choose, describe
+from engine.bots.registry import BOTS, choose, describe, optional_moves
 
-__all__ = ["BOTS", "LEVELS", "GameBots", "Policy", "Rand", "choose", "describe"]
+__all__ = ["BOTS", "LEVELS", "GameBots", "Policy", "Rand", "choose", "describe", "optional_moves"]

@@ -29,15 +29,24 @@ class Rand(Protocol):
 
 # (view of the seat, its legal actions, rng) -> a full action id (picks included)
 Policy = Callable[[dict[str, Any], list[Action], Rand], str]
+# (view of the seat, the moves it may make out of turn) -> those a bot would make
+Optional = Callable[[dict[str, Any], list[Action]], list[Action]]
+
+
+def every_move(view: dict[str, Any], actions: list[Action]) -> list[Action]:
+    return actions
 
 
 @dataclass(frozen=True, slots=True)
 class GameBots:
-    """One game's bot levels, and one sentence per level for the lobby and /rules."""
+    """One game's bot levels, and one sentence per level for the lobby and /rules.
+    ``optional``: of the moves a seat may make when the game does not wait for it (an UNO
+    catch or jump-in), those worth making; the others it lets pass."""
 
     normal: Policy
     hard: Policy
     about: dict[str, str]
+    optional: Optional = every_move
 
 
 def pick_id(action: Action, chosen: Sequence[str]) -> str:

@@ -26,6 +26,14 @@ def choose(kind: str, level: str, view: dict[str, Any], actions: list[Action], r
     return policy(view, actions, rng)
 
 
+def optional_moves(kind: str, view: dict[str, Any], actions: list[Action]) -> list[Action]:
+    """Of the moves a seat may make though the game does not wait for it (an UNO catch or
+    jump-in), those a bot would make; none: it lets the chance pass. Then ``choose`` picks
+    among them."""
+    _load()
+    return BOTS[kind].optional(view, actions)
+
+
 def describe(kind: str) -> dict[str, str]:
     """{level: how it plays}, for the lobby and /rules."""
     _load()

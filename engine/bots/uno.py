@@ -398,8 +398,9 @@ def _normal_move(t: Table, view: dict[str, Any], actions: list[Action]) -> str:
                 return play.id
         return "pass" if "pass" in ids else actions[0].id
     if plays:
-        # A swap that would hand me two cards or more is worse than drawing one.
-        fair = [p for p in plays if swap_gain(t, p) < 2]
+        # A swap that would hand me two cards or more is worse than drawing one; so is a
+        # Wild Draw Four while I hold the colour in play (a challenge costs four).
+        fair = [p for p in plays if swap_gain(t, p) < 2 and not guilty_play(t, p.card)]
         if fair or "draw" not in ids:
             return best_play(t, fair or plays).id
         return "draw"
@@ -730,4 +731,17 @@ ABOUT = {
     ),
 }
 
-register("uno", GameBots(normal, hard, ABOUT))
+def optional(view: dict[str, Any], actions: list[Action]) -> list[Action]:
+    """Out of turn: catches, and the jump-ins that neither swap my hand for a bigger one
+    nor bluff a Wild Draw Four (a jump-in is never owed: the chance may pass)."""
+    def worth(action_id: str) -> bool:
+        play = parse_play(action_id.replace("play+uno:", "play:", 1))
+        return swap_gain(t, play) < 2 and not guilty_play(t, play.card)
+
+    if not any(a.id.startswith(("play:", "play+uno:")) for a in actions):
+        return actions
+    t = read(view)
+    return [a for a in actions if not a.id.startswith(("play:", "play+uno:")) or worth(a.id)]
+
+
+register("uno", GameBots(normal, hard, ABOUT, optional))
