@@ -731,9 +731,11 @@ ABOUT = {
     ),
 }
 
+
 def optional(view: dict[str, Any], actions: list[Action]) -> list[Action]:
     """Out of turn: catches, and the jump-ins that neither swap my hand for a bigger one
     nor bluff a Wild Draw Four (a jump-in is never owed: the chance may pass)."""
+
     def worth(action_id: str) -> bool:
         play = parse_play(action_id.replace("play+uno:", "play:", 1))
         return swap_gain(t, play) < 2 and not guilty_play(t, play.card)

@@ -2,25 +2,7 @@
 
 from __future__ import annotations
 
-import json
-
-import engine
-from tests.discord.driver import Table
-
-
-async def set_uno(table: Table, hands: list[list[str]], top: str, cur: int) -> None:
-    """A round in progress with these hands (seat order), ``top`` on the pile."""
-    session = await table.session()
-    assert session.game is not None
-    data = session.game.to_dict()
-    data["state"].update(
-        h=[" ".join(h) for h in hands], x=top, c=top[0], t=cur, ph="play", d=" ".join(["Y9"] * 20)
-    )
-    session.game = engine.load(json.loads(json.dumps(data)))
-    session.shown.table = None
-    session.shown.dms.clear()
-    await table.bot.presenter.refresh_table(session)
-    await table.bot.presenter.update_dms(session)
+from tests.discord.driver import Table, set_uno
 
 
 async def test_bot_does_not_jump_in_to_swap_its_last_two_cards_for_a_big_hand(

@@ -7,7 +7,7 @@ from typing import Any
 
 from tests.discord.driver import message_text
 from tests.discord.restarts import graceful_restart
-from tests.discord.test_dm_reopened_elsewhere import dm_of, first_move, start_with
+from tests.discord.test_dm_reopened_elsewhere import dm_of, first_move, two_games_one_dm_refused
 
 
 async def test_a_dm_that_reaches_her_after_a_restart_brings_back_her_other_games_dm(
@@ -19,24 +19,7 @@ async def test_a_dm_that_reaches_her_after_a_restart_brings_back_her_other_games
     that made them: her game #1 DM kept the hand she was dealt, "Your turn" and live
     buttons. Now they are read at start, and game #2's DM brings game #1's back."""
     env = simcord_env
-    guild = env.create_guild()
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    cy = guild.add_member(env.create_user("cy"))
-    one = await start_with(env, guild, "one", [ann, bea], seed=7)
-    two = await start_with(env, guild, "two", [ann, cy], seed=8)
-    await env.bot.presenter.idle()
-    dm_channel = ann.user.dm_channel
-    env.inject_error(
-        "PATCH",
-        f"/channels/{dm_channel.id}/messages*",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=1,
-    )
-    await first_move(one, ann)  # game #1's edit of her DM: refused, once
-    await env.bot.presenter.idle()
+    ann, one, two = await two_games_one_dm_refused(env)
     seat = next(s for s in await env.bot.store.seats(one.game_id) if s.user_id == ann.id)
     assert seat.dm_closed, "game #1 did not mark her DMs closed"
 

@@ -50,16 +50,9 @@ async def first_move(table: Table, member: Any) -> None:
     await table.act(player, plays[0] if plays else legal[0].id, via="picker")
 
 
-async def test_a_dm_that_reaches_her_in_one_game_brings_back_her_other_games_dm(
-    simcord_env: Any,
-) -> None:
-    """ann plays game #1 (with bea) and game #2 (with cy); both DM hands sit in her one DM
-    channel. Discord refuses one edit of her DMs (50007: she changed a privacy setting for a
-    moment) as game #1 redraws her hand. Before: game #1 marked her DMs closed for good,
-    while game #2 went on editing its DM in the same channel; her game #1 DM showed the
-    cards she was dealt, "Your turn" and live buttons, until she pressed My hand in #1.
-    Now a DM that reaches her in one game tries her other games' DM hands again."""
-    env = simcord_env
+async def two_games_one_dm_refused(env: Any) -> tuple[Any, Table, Table]:
+    """ann in game #1 (with bea) and game #2 (with cy); one edit of her DMs refused (50007)
+    as game #1 redraws her hand after her first move."""
     guild = env.create_guild()
     ann = guild.add_member(env.create_user("ann"))
     bea = guild.add_member(env.create_user("bea"))
@@ -78,6 +71,20 @@ async def test_a_dm_that_reaches_her_in_one_game_brings_back_her_other_games_dm(
     )
     await first_move(one, ann)  # game #1's edit of her DM: refused, once
     await env.bot.presenter.idle()
+    return ann, one, two
+
+
+async def test_a_dm_that_reaches_her_in_one_game_brings_back_her_other_games_dm(
+    simcord_env: Any,
+) -> None:
+    """ann plays game #1 (with bea) and game #2 (with cy); both DM hands sit in her one DM
+    channel. Discord refuses one edit of her DMs (50007: she changed a privacy setting for a
+    moment) as game #1 redraws her hand. Before: game #1 marked her DMs closed for good,
+    while game #2 went on editing its DM in the same channel; her game #1 DM showed the
+    cards she was dealt, "Your turn" and live buttons, until she pressed My hand in #1.
+    Now a DM that reaches her in one game tries her other games' DM hands again."""
+    env = simcord_env
+    ann, one, two = await two_games_one_dm_refused(env)
     await first_move(two, ann)  # game #2's edit of her DM, same DM channel: lands
     await env.bot.presenter.idle()
     two_text = message_text(dm_of(ann, two.game_id))

@@ -17,15 +17,8 @@ def _deal(attacker_hand: list[str], defender_hand: list[str]) -> tuple[list[str]
     return rest[:4], rest[4:]
 
 
-async def test_haymaker_reversal_after_a_timeout_gives_the_new_attacker_no_time(
-    simcord_env,
-) -> None:
-    """Haymaker, 30 s turn timer. Bea's time to defend runs out and a bot blocks for her
-    (strike 1). The block is a reversal: "the roles switch and the next turn begins". Before,
-    the bot attacked for her in the same instant ("is still away: a bot finishes their
-    turn"), with no time on the clock and no strike. Now her new turn has its full timer."""
-    env = simcord_env
-    table = await Table.start(env, "haymaker", 2, seed=8, turn_timer=TIMER)
+async def _attacked_with_a_reversal_ready(table: Table) -> tuple[str, str]:
+    """The attacker attacks with the 5♣; the defender holds the 5♦, a reversal."""
     game = await table.game()
     attacker = game.view()["attacker"]
     defender = next(p for p in game.players if p != attacker)
@@ -41,6 +34,19 @@ async def test_haymaker_reversal_after_a_timeout_gives_the_new_attacker_no_time(
         attacked_last=None,
     )
     await table.act(attacker, "attack:5C", via="dm")
+    return attacker, defender
+
+
+async def test_haymaker_reversal_after_a_timeout_gives_the_new_attacker_no_time(
+    simcord_env,
+) -> None:
+    """Haymaker, 30 s turn timer. Bea's time to defend runs out and a bot blocks for her
+    (strike 1). The block is a reversal: "the roles switch and the next turn begins". Before,
+    the bot attacked for her in the same instant ("is still away: a bot finishes their
+    turn"), with no time on the clock and no strike. Now her new turn has its full timer."""
+    env = simcord_env
+    table = await Table.start(env, "haymaker", 2, seed=8, turn_timer=TIMER)
+    _attacker, defender = await _attacked_with_a_reversal_ready(table)
     assert (await table.session()).hosted.awaited(await table.game()) == [defender]
     before = (await table.session()).version
     await env.advance_time(TIMER + 1)  # the defender is away: timed out once
@@ -66,21 +72,7 @@ async def test_haymaker_own_reversal_starts_a_turn_with_no_reminder(simcord_env)
     awaited: none for her new turn, however long the table waited. Now she gets one."""
     env = simcord_env
     table = await Table.start(env, "haymaker", 2, seed=8)
-    game = await table.game()
-    attacker = game.view()["attacker"]
-    defender = next(p for p in game.players if p != attacker)
-    a_hand = ["5C", "9C", "8C", "7C", "2H", "3H", "4H", "6H", "9H", "10H"]
-    d_hand = ["5D", "9D", "8D", "7D", "2S", "3S", "4S", "6S", "9S", "10S"]
-    burned, deck = _deal(a_hand, d_hand)
-    await table.set_state(
-        hands={attacker: a_hand, defender: d_hand},
-        deck=deck,
-        burned=burned,
-        phase="attack",
-        attacker=attacker,
-        attacked_last=None,
-    )
-    await table.act(attacker, "attack:5C", via="dm")
+    _attacker, defender = await _attacked_with_a_reversal_ready(table)
 
     def reminders() -> list:
         return [

@@ -112,16 +112,26 @@ async def test_a_real_database_whose_name_ends_in_playground_db_is_never_wiped(
     assert used != str(real)
 
 
+STALE_ENVS = [
+    "DATABASE_URL=mysql://old-host/cards\nSHARD_IDS=0,1\n",  # an old sharded set-up
+    "DATABASE_URL=postgresql://cards@db-host/cards\nDATABASE_TIMEOUT_SECONDS=5s\n",  # a typo
+]
+
+
+@pytest.mark.parametrize("dotenv", STALE_ENVS)
 def test_a_stale_env_with_settings_the_playground_ignores_does_not_stop_it(
-    tmp_path, monkeypatch, capsys
+    tmp_path, monkeypatch, capsys, dotenv
 ) -> None:
-    """A .env left from a sharded production setup (SHARD_IDS without SHARD_COUNT, an old
-    mysql:// DATABASE_URL). Before: the playground refused ("Configuration error", exit 2),
-    though it replaces exactly those settings. Now it does not read them."""
+    """A .env left from production: SHARD_IDS without SHARD_COUNT and a mysql:// URL, or a
+    DATABASE_TIMEOUT_SECONDS the real bot refuses. Before: the playground refused too
+    ("Configuration error", exit 2), though it replaces exactly those settings. Now it does
+    not read them."""
     monkeypatch.chdir(tmp_path)
     for key in ("DATABASE_PATH", "DATABASE_URL", "DISCORD_TOKEN", "SHARD_IDS", "SHARD_COUNT"):
         monkeypatch.delenv(key, raising=False)
-    (tmp_path / ".env").write_text("DATABASE_URL=mysql://old-host/cards\nSHARD_IDS=0,1\n")
+    for key in ("DATABASE_TIMEOUT_SECONDS", "CLOCK_POLL_SECONDS"):
+        monkeypatch.delenv(key, raising=False)
+    (tmp_path / ".env").write_text(dotenv)
     from cogs import playground as module
 
     started: list[str] = []

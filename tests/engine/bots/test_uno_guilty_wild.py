@@ -1,57 +1,23 @@
 """UNO bots never bluff a Wild Draw Four to avoid an unfair swap.
 
-Positions are built as in tests/engine/bots/test_uno_bots.py: chosen hands and top card, the
-rest of the real deck as the draw pile, so a bot's count of unseen cards is exact.
+Positions: chosen hands and top card, the rest of the real deck as the draw pile
+(``uno_table``), so a bot's count of unseen cards is exact.
 """
 
 from __future__ import annotations
 
-import json
 import random
-from collections import Counter
-from typing import Any
 
 import pytest
 
-import engine
-from engine import load
+from engine import Game
 from engine.bots import choose
-from engine.games.uno import Uno
-from engine.games.uno_cards import build_deck
+from tests.engine.test_bots_sight_moves import NAMES, uno_table
 
-NAMES = ["ann", "bob", "cat", "dan"]
 ANN = NAMES[0]
 
 
-def table(
-    hands: list[list[str]], top: str, *, cur: int = 0, options: dict[str, Any] | None = None
-) -> Uno:
-    n = len(hands)
-    game = engine.new_game("uno", NAMES[:n], seed=0, options=options)
-    assert isinstance(game, Uno)
-    rest = Counter(build_deck(game.config["swap_hands"], game.custom))
-    rest.subtract([c for h in hands for c in h] + [top])
-    assert all(k >= 0 for k in rest.values())
-    draw = sorted(rest.elements())
-    random.Random(0).shuffle(draw)
-    data = game.to_dict()
-    data["state"].update(
-        {
-            "h": [" ".join(h) for h in hands],
-            "d": " ".join(draw),
-            "x": top,
-            "c": top[0],
-            "v": 1,
-            "t": cur,
-            "ph": "play",
-        }
-    )
-    loaded = load(json.loads(json.dumps(data)))
-    assert isinstance(loaded, Uno)
-    return loaded
-
-
-def decide(game: Uno, player: str, level: str, seed: int) -> str:
+def decide(game: Game, player: str, level: str, seed: int) -> str:
     return choose("uno", level, game.view(player), game.legal_actions(player), random.Random(seed))
 
 
@@ -84,7 +50,7 @@ def test_never_plays_a_guilty_wild_draw_four_to_avoid_an_unfair_swap(name: str, 
     a guilty Wild Draw Four counted as a "fair" play, swapping nothing. Now it draws, as
     its own rules say (never a Wild Draw Four while holding the colour in play)."""
     hands, top = POSITIONS[name]
-    game = table(hands, top, options={"seven_zero": True})
+    game = uno_table(hands, top, {"seven_zero": True})
     view = game.view(ANN)
     assert any(c[0] == view["color"] for c in view["hand"] if c != "W4")  # ann holds blue
     for seed in range(3):
