@@ -357,6 +357,7 @@ class Sessions:
         now: float,
         mover: str | None = None,
         timed_out: bool = False,
+        turn_before: int | None = None,
     ) -> tuple[dict[str, Any], float | None]:
         seats = session.seats
         return next_clocks(
@@ -370,6 +371,7 @@ class Sessions:
             self.timing,
             mover,
             timed_out,
+            turn_before,
         )
 
     async def start(self, session: Session, now: float) -> bool:
@@ -442,7 +444,12 @@ class Sessions:
         status = "finished" if game.finished else "active"
         seats = [_changed(s, changes) for s in session.seats]
         probe = Session(row=session.row, seats=seats)
-        clocks, wake = self.clocks_for(probe, game, now, mover=player, timed_out=timed_out)
+        # The turn before this move, from the game itself: a game stored before the clocks
+        # kept it (or kept it wrong) still sees a new turn begin.
+        before_turn = session.hosted.renderer.turn_of(session.view(None))
+        clocks, wake = self.clocks_for(
+            probe, game, now, mover=player, timed_out=timed_out, turn_before=before_turn
+        )
         clocks.pop("noted", None)  # in this move's log now
         result = finishing_result(game, seats) if game.finished else None
         try:

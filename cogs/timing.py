@@ -46,9 +46,11 @@ def next_clocks(
     timing: Timing,
     mover: str | None = None,
     timed_out: bool = False,
+    turn_before: int | None = None,
 ) -> tuple[dict[str, Any], float | None]:
     """The clocks after a change; ``mover`` just acted (their turn clock starts over, unless
     the move was made for them because it ran out: then the bot finishes the turn at once).
+    ``turn_before``: the renderer's turn number before the move (else the one stored).
 
     ``humans`` are the members playing their own seats now, ``bots`` the seats a bot plays.
     """
@@ -61,7 +63,8 @@ def next_clocks(
     # A new turn (where the renderer can tell): nothing of the last one carries over to a
     # player awaited again (a deadline run out, a strike, a reminder given).
     turn = hosted.renderer.turn_of(view)
-    new_turn = turn is not None and old.get("turn_of", turn) != turn
+    previous = turn_before if turn_before is not None else old.get("turn_of", turn)
+    new_turn = turn is not None and previous != turn
     if turn is not None:
         clocks["turn_of"] = turn
 
@@ -84,7 +87,7 @@ def next_clocks(
             for p in awaited
         }
         kept = {p: t for p, t in {**held, **before}.items() if p in bots and p in waiting_for}
-        if kept:
+        if kept and not new_turn:  # the turn left is over: nothing to give back
             clocks["held"] = kept
     struck = [p for p in old.get("struck", []) if p in awaited and not new_turn]
     if timed_out and mover in awaited and mover not in struck and not new_turn:
