@@ -181,8 +181,8 @@ def hand_screen(
 
     Once the game is over the hand shows and the buttons go. ``away``: a bot plays this seat
     for now, so instead of moves the player is offered "I'm back". ``leave``: offer "Leave
-    game" (on the DM and "My hand", not in the move picker). ``prompt``: say whose turn it is
-    (left out where the message is not redrawn on every move).
+    game" (on the DM, "My hand" and the table's move picker, which asks first). ``prompt``:
+    say whose turn it is (left out where the message is not redrawn on every move).
     """
     view = game.view(player)
     if not prompt:
