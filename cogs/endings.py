@@ -91,7 +91,7 @@ def _end_text(session: Session, names: dict[str, str]) -> str | None:
         # A member left and nobody who stayed won: those who stayed win it in the stats.
         who = " and ".join(names.get(w, w) for w in forfeit)
         text += f"\n🏳️ {who} {'wins' if len(forfeit) == 1 else 'win'} by forfeit in the stats: "
-        text += forfeit_reason(session.seats)
+        text += forfeit_reason(session.seats, outcome.winners)
     changes = []
     for user, (before, after) in session.row.ratings.items():
         if after is None:

@@ -620,9 +620,12 @@ def forfeit_winners(game: Game, seats: list[SeatRow]) -> list[str]:
     return [m for m in stayed if ranks[m] == best]
 
 
-def forfeit_reason(seats: list[SeatRow]) -> str:
-    """Why a game was won by forfeit: a member left, or was away to the end (timeouts)."""
-    if any(s.human and s.is_bot and s.away == "left" for s in seats):
+def forfeit_reason(seats: list[SeatRow], winners: Iterable[str] = ()) -> str:
+    """Why a game was won by forfeit: the member whose seat won (or any, in a draw) left, or
+    was away to the end (timeouts)."""
+    away = [s for s in seats if s.human and s.is_bot]
+    deciding = [s for s in away if str(s.user_id) in set(winners)] or away
+    if any(s.away == "left" for s in deciding):
         return "a player left the game."
     return "a player was away and a bot played their seat to the end."
 
