@@ -97,10 +97,9 @@ def hand(
         # A DM names its game, channel and server (a player may be in several, and a phone
         # shows no link's address); the link is in the text, where Discord renders it (an
         # embed footer would show it raw).
-        header = (
-            f"Your hand for game #{row.id} ({renderer.title}) {where_dm(row)}"
-            f" · [table]({jump_url(session)})"
-        )
+        header = f"Your hand for game #{row.id} ({renderer.title}) {where_dm(row)}"
+        if row.ended_reason not in ("channel_gone", "server_left"):  # else a dead link
+            header += f" · [table]({jump_url(session)})"
         notice = f"{header}\n{notice}" if notice else header
     else:
         channel = f"Game #{row.id} in <#{row.channel_id}>"

@@ -57,6 +57,7 @@ async def test_a_server_that_removed_the_bot_while_it_was_down_keeps_no_game(
             and "ended early: the bot was removed from its server." in message_text(dm)
             and controls(dm) == []
         )
+        assert "[table]" not in dm.content  # no link to a server the bot has left
     await env.advance_time(600)
     await env.bot.presenter.idle()
     channel_calls = [r for r in env.http_requests[start:] if f"/{table.channel.id}/" in r.path]
