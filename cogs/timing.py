@@ -64,7 +64,7 @@ def next_clocks(
     # player awaited again (a deadline run out, a strike, a reminder given).
     turn = hosted.renderer.turn_of(view)
     previous = turn_before if turn_before is not None else old.get("turn_of", turn)
-    new_turn = turn is not None and previous != turn
+    new_turn = turn is not None and previous is not None and turn > previous
     if turn is not None:
         clocks["turn_of"] = turn
 

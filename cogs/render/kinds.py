@@ -94,9 +94,10 @@ class Renderer:
         return None
 
     def turn_of(self, view: dict[str, Any]) -> int | None:
-        """A number that changes when a new turn begins, where the awaited players alone do
-        not show it (a player awaited again right after their own move: a new turn, or the
-        rest of theirs?); None: unknown, the rest of theirs. The clocks start over with it."""
+        """A number that grows when a new turn begins, where the awaited players alone do not
+        show it (a player awaited again right after their own move: a new turn, or the rest
+        of theirs?); it may fall without one. None: unknown, the rest of theirs. The clocks
+        start over when it grows."""
         return None
 
     def begins_round(self, public: str) -> bool:
