@@ -67,6 +67,8 @@ def next_clocks(
     new_turn = turn is not None and previous is not None and turn > previous
     if turn is not None:
         clocks["turn_of"] = turn
+    elif "turn_of" in old:  # unknown for now (UNO's discards at once): kept for after
+        clocks["turn_of"] = old["turn_of"]
 
     phase = hosted.phase_clock(view)
     if phase is not None:

@@ -41,11 +41,11 @@ class UnoRenderer(Renderer):
     def turn_of(self, view: dict[str, Any]) -> int | None:
         # A card played ends its player's turn: awaited again at once (a Skip, Reverse or
         # Draw Two with two players, a new round they begin), it is a new turn. A draw is
-        # not (play the card drawn or keep it), nor the pile reshuffled into the deck (the
-        # count falls). While several discard at once: unknown.
+        # not (play the card drawn or keep it), nor the pile reshuffled into the deck. While
+        # several discard at once: unknown (the clocks keep the number from before).
         if view.get("discarding"):
             return None
-        return int(view.get("round") or 0) * 100_000 + int(view.get("discard_pile") or 0)
+        return int(view.get("round") or 0) * 100_000 + int(view.get("cards_played") or 0)
 
     def card(self, code: str) -> str:
         return card_name(code)

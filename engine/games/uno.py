@@ -27,12 +27,12 @@ playable card just drawn, ``drawn``)
     ``phase`` (``play``, ``drawn``, ``color``, ``challenge``, ``stack``, ``discard``,
     ``over``), ``prompt``, ``current``, ``dealer``, ``top``, ``color`` (``R``/``Y``/``G``/
     ``B``, or None while the first player picks), ``direction`` (1 = left, -1 = right),
-    ``hand_sizes``, ``draw_pile``, ``discard_pile``, ``round``, ``target``, ``scoring``,
-    ``house_rules`` (list of the house-rule options on), ``pending_draw`` (cards the
-    current player takes on ``accept``), ``wild_draw_four_by`` (the player open to a
-    challenge), ``uno_window`` (a player who may still call UNO and be caught), ``uno_called``
-    (list: the player who called UNO since the last move, if any), ``custom_rules``
-    ({``WCk``: rule text}),
+    ``hand_sizes``, ``draw_pile``, ``discard_pile``, ``cards_played`` (this round),
+    ``round``, ``target``, ``scoring``, ``house_rules`` (list of the house-rule options on),
+    ``pending_draw`` (cards the current player takes on ``accept``), ``wild_draw_four_by``
+    (the player open to a challenge), ``uno_window`` (a player who may still call UNO and be
+    caught), ``uno_called`` (list: the player who called UNO since the last move, if any),
+    ``custom_rules`` ({``WCk``: rule text}),
     ``face_up`` ({player: hand} while custom rule 7 holds, else {}), ``face_up_until``,
     ``draw_three`` (the player custom rule 3 is waiting for), ``discarding`` ({player: how
     many cards they still owe}), ``dealer_draw`` (list of {player: card} per draw for the first
@@ -182,7 +182,7 @@ class Uno(Game):
         ),
         "custom_rules": Option(
             "",
-            'Rules on the customizable cards: leave it out (or type random) for distinct '
+            "Rules on the customizable cards: leave it out (or type random) for distinct "
             'ones at random, or list the thought-starter numbers (1-7), e.g. "1,4,7".',
             str,
             brief='House rules on the customizable cards, e.g. "1,4,7" (left out: at random)',
@@ -220,6 +220,7 @@ class Uno(Game):
         "n",
         "pending",
         "phase",
+        "played",
         "resume",
         "round",
         "seat",
@@ -328,6 +329,7 @@ class Uno(Game):
         self.draw3 = -1
         self.face_up = -1
         self.stall = 0
+        self.played = 0  # cards played this round: only grows (a reshuffle does not touch it)
         self.phase = "play"
         left = (dealer + 1) % n
         names = self.players
@@ -614,6 +616,7 @@ class Uno(Game):
         if self.known:
             self._forget(s, [card])
         self.discard.append(card)
+        self.played += 1
         self.color = col or card[0]
         self.stall = 0
         self.draw3 = -1  # a play ends (or, by a jump-in, takes) the turn rule 3 waited for
@@ -955,6 +958,7 @@ class Uno(Game):
             "hand_sizes": {p: len(self.hands[i]) for i, p in enumerate(names)},
             "draw_pile": len(self.draw),
             "discard_pile": len(self.discard),
+            "cards_played": self.played,
             "round": self.round,
             "target": cfg["target"],
             "scoring": cfg["scoring"],
@@ -1052,6 +1056,7 @@ class Uno(Game):
             ("d3", self.draw3, -1),
             ("fu", self.face_up, -1),
             ("st", self.stall, 0),
+            ("pl", self.played, 0),
             ("cr", self.custom, []),
             ("dd", self.dealer_draw, []),
             ("lr", self.last_round, None),
@@ -1091,6 +1096,7 @@ class Uno(Game):
         self.draw3 = state.get("d3", -1)
         self.face_up = state.get("fu", -1)
         self.stall = state.get("st", 0)
+        self.played = state.get("pl", 0)
         self.dealer_draw = state.get("dd", [])
         self.last_round = state.get("lr")
         self.discarders = {i: k for i, k in state.get("ds", [])}

@@ -56,7 +56,7 @@ MAX_ACTIONS = 50_000
 PUBLIC_KEYS = {
     "kind", "players", "actors", "finished", "winners", "scores", "phase", "prompt",
     "current", "dealer", "top", "color", "direction", "hand_sizes", "draw_pile",
-    "discard_pile", "round", "target", "scoring", "house_rules", "pending_draw",
+    "discard_pile", "cards_played", "round", "target", "scoring", "house_rules", "pending_draw",
     "wild_draw_four_by", "uno_window", "uno_called", "custom_rules", "face_up",
     "face_up_until", "draw_three", "discarding", "dealer_draw", "last_round",
     "swap_hands", "discards", "wild_draw_four_color", "lacks", "challenges",
