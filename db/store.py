@@ -427,10 +427,11 @@ class Store:
 
     async def closed_dms(self) -> list[tuple[int, int]]:
         """(game, member) of the running games whose member's DMs are marked closed."""
+        # Through the open games' index: a join led by seats would scan every seat ever.
         rows = await self._read(
             many(
                 "SELECT s.game_id, s.user_id FROM games g JOIN seats s ON s.game_id = g.id"
-                " WHERE g.status = 'active' AND s.dm_closed = 1"
+                f" WHERE g.{OPEN} AND g.status = 'active' AND s.dm_closed = 1"
             )
         )
         return [(int(r[0]), int(r[1])) for r in rows]

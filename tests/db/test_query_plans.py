@@ -67,6 +67,7 @@ async def store(tmp_path):
         (lambda s: s.rank(1, "uno", 2.5, 3), "stats_rank"),
         (lambda s: s.member_stats(1, 7), "sqlite_autoindex_stats_1"),
         (lambda s: s.history(1), "games_history"),
+        (lambda s: s.closed_dms(), "games_open_guild"),  # read at start
     ],
 )
 async def test_open_game_queries_use_their_partial_index(store: Store, call, index: str) -> None:
