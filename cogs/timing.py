@@ -10,7 +10,7 @@
   the bot then makes to finish it);
 - ``held``:   {player: deadline} a member's turn deadline while a bot plays their seat
   (/leave mid-turn), given back if they return in the same turn;
-- ``turn_of``: the renderer's turn number (``Renderer.turn_of``): when it changes, a new turn;
+- ``turn_of``: the renderer's turn number (``Renderer.turn_of``): when it grows, a new turn;
 - ``noted``:  lines for the next move's log (a seat changed hands).
 A member's turn lasts as long as the game waits for them: drawing in UNO, or claiming then
 placing a card in the Item Collection Game, is one turn.
