@@ -7,7 +7,12 @@ from typing import Any
 
 from tests.discord.driver import message_text
 from tests.discord.restarts import graceful_restart
-from tests.discord.test_dm_reopened_elsewhere import dm_of, first_move, two_games_one_dm_refused
+from tests.discord.test_dm_reopened_elsewhere import (
+    dm_of,
+    first_move,
+    game_one_after_bea_plays,
+    two_games_one_dm_refused,
+)
 
 
 async def test_a_dm_that_reaches_her_after_a_restart_brings_back_her_other_games_dm(
@@ -30,12 +35,7 @@ async def test_a_dm_that_reaches_her_after_a_restart_brings_back_her_other_games
     two_hand = (await two.game()).view(str(ann.id))["hand"]
     assert f"({len(two_hand)} cards)" in message_text(dm_of(ann, two.game_id))
 
-    await one.some_move(via="picker")  # bea plays on in game #1
-    await env.bot.presenter.idle()
-    await env.advance_time(60)
-    await env.bot.presenter.idle()
-    hand = (await one.game()).view(str(ann.id))["hand"]
-    shown = message_text(dm_of(ann, one.game_id))
+    hand, shown = await game_one_after_bea_plays(env, one, ann)
     assert f"({len(hand)} cards)" in shown, (
         f"after a restart, game #1 holds {len(hand)} cards for ann while her DMs work "
         f"(game #2's DM reached her); her game #1 DM still shows:\n{shown}"

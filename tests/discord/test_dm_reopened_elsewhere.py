@@ -74,6 +74,16 @@ async def two_games_one_dm_refused(env: Any) -> tuple[Any, Table, Table]:
     return ann, one, two
 
 
+async def game_one_after_bea_plays(env: Any, one: Table, ann: Any) -> tuple[list[str], str]:
+    """bea plays on in game #1 and time passes: ann's hand there, and what her DM shows."""
+    await one.some_move(via="picker")
+    await env.bot.presenter.idle()
+    await env.advance_time(60)
+    await env.bot.presenter.idle()
+    hand = (await one.game()).view(str(ann.id))["hand"]
+    return hand, message_text(dm_of(ann, one.game_id))
+
+
 async def test_a_dm_that_reaches_her_in_one_game_brings_back_her_other_games_dm(
     simcord_env: Any,
 ) -> None:
@@ -91,12 +101,7 @@ async def test_a_dm_that_reaches_her_in_one_game_brings_back_her_other_games_dm(
     two_hand = (await two.game()).view(str(ann.id))["hand"]
     assert f"({len(two_hand)} cards)" in two_text, two_text  # her DMs work
 
-    await one.some_move(via="picker")  # bea plays on in game #1
-    await env.bot.presenter.idle()
-    await env.advance_time(60)
-    await env.bot.presenter.idle()
-    hand = (await one.game()).view(str(ann.id))["hand"]
-    shown = message_text(dm_of(ann, one.game_id))
+    hand, shown = await game_one_after_bea_plays(env, one, ann)
     assert f"({len(hand)} cards)" in shown, (
         f"game #1 holds {len(hand)} cards for ann, her game #1 DM still shows:\n{shown}"
     )

@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 
 from config import load_settings
+
+
+async def labels_within(page: Any, wanted: str, seconds: float = 2.0) -> list[str]:
+    """The page's button labels once ``wanted`` is among them, or after ``seconds`` (the
+    page polls about once a second)."""
+    deadline = time.monotonic() + seconds
+    labels: list[str] = []
+    while time.monotonic() < deadline:
+        await page.poll()
+        labels = [b.get("label") for b in page.buttons()]
+        if wanted in labels:
+            break
+        await asyncio.sleep(0.25)
+    return labels
 
 
 async def test_a_move_in_one_tab_shows_in_the_other_players_tab(tmp_path, monkeypatch) -> None:
@@ -29,23 +44,10 @@ async def test_a_move_in_one_tab_shows_in_the_other_players_tab(tmp_path, monkey
             await bob.act("viewer", viewer_id=bob.state["viewers"][1]["id"])
             await alice.command("newgame", "warofsuits")
             assert "Join" in [b.get("label") for b in alice.buttons()]
-            deadline = time.monotonic() + 2.0  # the page polls about once a second
-            labels: list[str] = []
-            while time.monotonic() < deadline:
-                await bob.poll()
-                labels = [b.get("label") for b in bob.buttons()]
-                if "Join" in labels:
-                    break
-                await asyncio.sleep(0.25)
+            labels = await labels_within(bob, "Join")
             assert "Join" in labels, f"Bob's tab does not show Alice's new game: {labels}"
             await bob.click("Join")
             await alice.click("Start")
             assert "My hand" in [b.get("label") for b in alice.buttons()]
-            deadline = time.monotonic() + 2.0
-            while time.monotonic() < deadline:
-                await bob.poll()
-                labels = [b.get("label") for b in bob.buttons()]
-                if "My hand" in labels:
-                    break
-                await asyncio.sleep(0.25)
+            labels = await labels_within(bob, "My hand")
             assert "My hand" in labels, f"Bob's tab still shows the lobby: {labels}"
