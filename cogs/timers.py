@@ -98,6 +98,7 @@ class Timers(commands.Cog):
         # Sharing the database: games this process redrew for another -> (looks so far,
         # the time it may look again), for those Discord keeps refusing.
         self._looks: dict[int, tuple[int, float]] = {}
+        self._claims_dropped = False
 
     async def cog_load(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="game-clocks")
@@ -128,7 +129,10 @@ class Timers(commands.Cog):
         # one's: look every CLOCK_POLL_SECONDS, so a process that dies has its clocks fired
         # by another within that time (or the lease, for one it was firing).
         idle = min(IDLE, self.bot.settings.clock_poll) if self.sessions.shared else IDLE
-        if not self.sessions.shared:
+        if not self.sessions.shared and not self._claims_dropped:
+            # Once per start: wake() starts this loop over at every fired clock, and the
+            # hand-back reads the clocks of every game waking within a lease.
+            self._claims_dropped = True
             await self._drop_old_claims()
         while not self.bot.is_closed():
             delay = idle
