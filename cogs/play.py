@@ -228,6 +228,7 @@ class Play(commands.Cog):
             # The move is stored whatever happened to the answer (10062: the click expired);
             # the presenter still brings the table and the DMs up to date.
             log.info("game %s: answering a click failed: %s", session.id, error)
+            self.bot.faces.refused(error)  # a face deleted: the presenter draws text
         return applied
 
     def after_move(self, session: Session, applied: Applied) -> None:

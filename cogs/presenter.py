@@ -374,6 +374,7 @@ class Presenter:
             return (await work) is not False
         except discord.HTTPException as error:
             log.warning("game %s: %s update failed: %s", session.id, what, error)
+            self.bot.faces.refused(error)  # a face deleted: text in the retry
             if isinstance(error, discord.Forbidden):
                 self._refused.add(session.id)
             if error.code == UNKNOWN_CHANNEL and session.row.is_open:
@@ -559,6 +560,7 @@ class Presenter:
         for user_id, result in zip(users, results, strict=True):
             if isinstance(result, discord.HTTPException):
                 log.warning("game %s: DM of %s failed: %s", session.id, user_id, result)
+                self.bot.faces.refused(result)  # a face deleted: text in the retry
             elif isinstance(result, BaseException):
                 # A bug, the same at every retry and catch-up: its stack logged once.
                 if (session.id, user_id) in self._dm_failed:

@@ -23,6 +23,9 @@ log = logging.getLogger("cardtable.errors")
 
 MAX_CONTENT = 2000
 OOPS = "Something went wrong on my side; nothing was changed. Please try again."
+# Discord refused a card picture it no longer has (deleted in the Developer Portal): the faces
+# are listed again, and cards show as text meanwhile.
+FACES_GONE = "Discord could not show the card pictures just now. Please click again."
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
@@ -179,7 +182,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.info("%s: answered too late (the interaction expired)", describe(interaction))
         return
     text = friendly(error)
-    if text is None:
+    faces = getattr(interaction.client, "faces", None)
+    if faces is not None and faces.refused(original):
+        text = FACES_GONE  # logged by the faces; the next click draws the cards as text
+    elif text is None:
         log_failure(describe(interaction), error)
         text = OOPS
     elif isinstance(getattr(error, "original", error), SaveUncertain):

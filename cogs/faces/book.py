@@ -9,9 +9,14 @@ background task, only the faces that are missing: a changed face has a new artwo
 its name, so it is missing too. discord.py waits out 429s by itself. Once a face's current
 version is up, its older versions are deleted at once (one for one: an application near
 Discord's emoji limit still has room for the next). An upload refused because another process
-of the bot uploaded that face first is no failure: the list is read again. Any other failure
-is logged (once) and ends the task: faces that are not up stay text until the next start
-tries again.
+of the bot uploaded that face first is no failure: the list is read again. A failure of
+Discord's side (a 5xx, a lost connection) is tried again later, 1, 2, 4... minutes on (up to
+an hour); any other (a refusal) is logged once and ends the task: faces that are not up stay
+text until the next start tries again.
+
+A face deleted while the bot runs (in the Developer Portal, or replaced by another process of
+the bot) makes Discord refuse every component that names it: ``refused`` hears that from the
+caller, forgets every face (text at once) and lists them again, uploading what is missing.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Sequence
 
+import aiohttp
 import discord
 
 from cogs.faces import art, catalog
@@ -28,6 +34,27 @@ from cogs.faces import art, catalog
 log = logging.getLogger(__name__)
 
 MAX_EMOJIS = 30018  # Discord: the application has as many emojis as it may
+INVALID_FORM = 50035  # Discord: a field refused; an unknown emoji on a component is one
+RETRY_FIRST = 60.0  # seconds before a sync that Discord's side broke is tried again, doubled
+RETRY_MAX = 3600.0  # each time up to this
+LOST_AGAIN = 600.0  # refused for an unknown face again this soon: text until a restart
+
+
+def temporary(error: BaseException) -> bool:
+    """A failure of Discord's side or of the network, worth trying again later."""
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500
+    return isinstance(error, (aiohttp.ClientError, OSError, asyncio.TimeoutError))
+
+
+def unknown_emoji(error: BaseException) -> bool:
+    """Discord refused a message for a custom emoji it does not know (on a button or an
+    option): its flattened errors say "Invalid emoji"."""
+    return (
+        isinstance(error, discord.HTTPException)
+        and error.code == INVALID_FORM
+        and "emoji" in error.text.lower()
+    )
 
 
 class FaceBook:
@@ -47,6 +74,7 @@ class FaceBook:
         self.uploaded: list[str] = []  # faces this instance uploaded, in order
         self.deleted: list[str] = []  # older versions this instance removed
         self.failed = False
+        self._lost_at: float | None = None  # loop time of the last ``refused``
         self._draw = draw
         self._shown: dict[str, discord.Emoji] = {}  # stem -> emoji to show (newest version)
         self._old: list[discord.Emoji] = []  # older versions, deleted once replaced
@@ -100,11 +128,44 @@ class FaceBook:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
+    def refused(self, error: BaseException) -> bool:
+        """Discord refused a message: True if for a face it no longer has (the caller draws
+        it again). Every face is then text until they are listed again (a second or so), and
+        those missing are uploaded anew. Refused that way twice within ``LOST_AGAIN``, the
+        faces stay text until a restart: the listing itself is not to be trusted."""
+        if not self.enabled or not unknown_emoji(error):
+            return False
+        self._shown = {}
+        self._old = []
+        if self._task is not None:
+            self._task.cancel()
+        moment = asyncio.get_running_loop().time()
+        if self._lost_at is not None and moment - self._lost_at < LOST_AGAIN:
+            self.enabled = False
+            log.warning(
+                "card faces: refused again as unknown; cards are shown as text until a restart"
+            )
+            return True
+        self._lost_at = moment
+        log.warning(
+            "card faces: Discord no longer knows one of them (deleted?); listing them again"
+        )
+        self._task = asyncio.create_task(self._run(), name="card-faces")
+        return True
+
     async def _run(self) -> None:
-        try:
-            await self.sync()
-        except Exception as exc:  # a background task: nobody else would see it
-            self._fail("card faces: sync stopped", exc)
+        delay = RETRY_FIRST
+        while True:
+            try:
+                await self.sync()
+                return
+            except Exception as exc:  # a background task: nobody else would see it
+                if not temporary(exc):
+                    self._fail("card faces: sync stopped", exc)
+                    return
+                self._fail("card faces: sync interrupted", exc, again=delay)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, RETRY_MAX)
 
     async def sync(self) -> None:
         """Lists, uploads what is missing, deletes what was replaced."""
@@ -126,6 +187,8 @@ class FaceBook:
                 self._index(await self.client.fetch_application_emojis())
                 if self._is_current(name):
                     continue
+            if error is not None and temporary(error):
+                raise error  # tried again later (``_run``), from a new listing
             if error is not None:
                 self._fail(f"card faces: could not upload {name}", error)
                 log.info("card faces: %d not uploaded, shown as text", len(missing) - position)
@@ -213,8 +276,9 @@ class FaceBook:
         self.deleted.append(emoji.name)
         return True
 
-    def _fail(self, what: str, exc: BaseException) -> None:
+    def _fail(self, what: str, exc: BaseException, again: float | None = None) -> None:
         """Logs the first failure as a warning; later ones only at debug level."""
         level = logging.DEBUG if self.failed else logging.WARNING
-        log.log(level, "%s: %s; cards are shown as text until a restart", what, exc)
+        until = "a restart" if again is None else f"the next try, in {again:.0f} s"
+        log.log(level, "%s: %s; cards not up are shown as text until %s", what, exc, until)
         self.failed = True

@@ -1,0 +1,174 @@
+"""Card faces that Discord loses or refuses under a running bot: an upload failing on
+Discord's side, a face deleted in the Developer Portal. Either way the cards show as text
+for a moment, then as faces again, with no restart.
+
+The simulator does not check component emojis, so this file adds Discord's check: a message
+(or an interaction answer) whose buttons or select options name an application emoji that
+does not exist is refused with 400 / 50035, as Discord does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from simcord.backend.errors import BackendError
+from simcord.http import router
+
+from cogs.faces import art, catalog
+from cogs.faces.book import FaceBook
+from cogs.faces.catalog import NoFaces
+from cogs.render import faces
+from tests.discord.driver import Table, controls
+
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+
+_PNG: list[bytes] = []
+
+
+def _cheap_draw(name: str) -> bytes:
+    """One real face for every upload (the images are not what this file is about)."""
+    if not _PNG:
+        _PNG.append(art.png(catalog.back_face()))
+    return _PNG[0]
+
+
+def _component_emoji_ids(body: Any) -> list[int]:
+    found: list[int] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            emoji = node.get("emoji")
+            if isinstance(emoji, dict) and emoji.get("id"):
+                found.append(int(emoji["id"]))
+            for key in ("components", "options", "data"):
+                if key in node:
+                    walk(node[key])
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(body)
+    return found
+
+
+@pytest.fixture
+def discord_checks_component_emojis(simcord_env, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Discord's own check: custom emojis on components must exist. Returns the refusals."""
+    refused: list[str] = []
+    dispatch = router.dispatch
+
+    def checked(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
+        body = kwargs.get("json")
+        if method in ("POST", "PATCH") and body is not None:
+            known = set(backend.application_emojis)
+            dead = [i for i in _component_emoji_ids(body) if i not in known]
+            if dead:
+                refused.append(f"{method} {path}")
+                raise BackendError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    errors={"components.0.components.0.emoji.id": "Invalid emoji"},
+                )
+        return dispatch(backend, method, path, *args, **kwargs)
+
+    monkeypatch.setattr(router, "dispatch", checked)
+    return refused
+
+
+@pytest.fixture
+async def faces_on(simcord_env, make_bot, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(FaceBook.__init__.__kwdefaults__, "draw", _cheap_draw)
+    bot = make_bot(card_emojis=True)
+    await simcord_env.restart_bot(bot)
+    await bot.faces.wait()
+    assert bot.faces.ready
+    yield bot
+    faces.use(NoFaces())
+
+
+async def test_an_emoji_deleted_in_the_portal_does_not_freeze_the_hands(
+    simcord_env, faces_on, discord_checks_component_emojis
+) -> None:
+    """The owner deletes the bot's card emojis in the Developer Portal while a game runs.
+    Before, the bot kept naming them on card buttons until a restart: after the next move
+    the player whose turn it was never got their move buttons in the DM (16 edits refused
+    in 10 minutes, the DM as before the move). Now the first refusal for an unknown emoji
+    makes the bot list its emojis again, showing text meanwhile and uploading what is
+    missing, and the retry shows the hand."""
+    table = await Table.start(simcord_env, "uno", 2, seed=6)
+    game = await table.game()
+    mover = game.actors()[0]
+    other = next(p for p in game.players if p != mover)
+    # The owner deletes the application's emojis (the faces) in the Developer Portal.
+    simcord_env.backend.application_emojis.clear()
+
+    legal = game.legal_actions(mover)
+    move = next((a.id for a in legal if a.id.startswith("play:")), legal[0].id)
+    await table.act(mover, move, via="dm")
+    await simcord_env.advance_time(600)  # every retry the presenter makes
+
+    after = await table.game()
+    assert other in after.actors() and after.legal_actions(other)
+    dm = table.dm_message(other)
+    assert dm is not None
+    moves = [c for c in controls(dm) if c.custom_id and ":play:" in c.custom_id]
+    draw = [c for c in controls(dm) if c.custom_id and c.custom_id.endswith(":draw")]
+    refused = discord_checks_component_emojis
+    assert moves or draw, (
+        f"{other}'s DM still shows the hand from before the move, without move buttons: "
+        f"{len(refused)} edits refused for a deleted emoji ({refused[:2]})"
+    )
+    assert len(refused) <= 2, f"{len(refused)} calls refused for a deleted emoji"
+
+
+async def test_an_upload_that_fails_on_discords_side_is_tried_again(
+    simcord_env, make_bot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord answers the first upload of a face with 503. Before, the bot gave up the
+    uploads for as long as it ran ("cards are shown as text until a restart"): one hiccup
+    at first start left every card as text for days. Now a failure on Discord's side is
+    tried again a minute later (then 2, 4... minutes), and the faces arrive."""
+    monkeypatch.setitem(FaceBook.__init__.__kwdefaults__, "draw", _cheap_draw)
+    simcord_env.inject_error(
+        "POST", "/applications/*/emojis", status=503, message="Service Unavailable", times=1
+    )
+    bot = make_bot(card_emojis=True)
+    await simcord_env.restart_bot(bot)
+    try:
+        await simcord_env.settle()
+        assert not bot.faces.ready and not bot.faces.uploaded
+        await simcord_env.advance_time(90)  # the next try, a minute after the failure
+        await bot.faces.wait()
+        assert bot.faces.ready, "the faces were not uploaded after Discord recovered"
+        up = {e.name for e in simcord_env.backend.application_emojis.values()}
+        assert set(bot.faces.faces) <= up
+    finally:
+        faces.use(NoFaces())
+
+
+async def test_my_hand_refused_for_a_deleted_emoji_says_so_and_shows_text_next(
+    simcord_env, faces_on, discord_checks_component_emojis
+) -> None:
+    """The faces are deleted and a player opens "My hand" before any edit has met the
+    refusal: its answer names a deleted emoji, and Discord refuses it. The player is told
+    to click again (not "something went wrong" with a traceback in the log), and the next
+    click shows the hand, in text."""
+    from cogs import ids
+    from cogs.replies import FACES_GONE
+
+    table = await Table.start(simcord_env, "uno", 2, seed=6)
+    player = (await table.game()).players[0]
+    member = table.members[player]
+    simcord_env.backend.application_emojis.clear()
+    refused = discord_checks_component_emojis
+
+    first = await member.click(table.table_message(), custom_id=ids.hand(table.game_id))
+    assert refused, "the answer named no card face: the test no longer tests a refusal"
+    assert first.ephemeral and first.response is not None
+    assert FACES_GONE in first.response.content, first.response.content
+    again = await member.click(table.table_message(), custom_id=ids.hand(table.game_id))
+    assert again.ephemeral and again.response is not None
+    assert "Game #" in again.response.content, again.response.content
+    assert any(c.custom_id and ":play:" in c.custom_id for c in controls(again.response))
