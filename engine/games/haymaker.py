@@ -404,7 +404,10 @@ class Haymaker(Game):
             can_pass = self.attacked_last == a
             if not self.hands[a]:
                 return f"{a} has no cards and must pass."
-            return f"{a} to attack {d} with a card or a haymaker{', or pass' if can_pass else ''}."
+            # A haymaker needs two cards of one suit: offered only to a hand that size could
+            # hold one (hand sizes are public, so the wording reveals nothing).
+            with_what = "a card or a haymaker" if len(self.hands[a]) >= 2 else "a card"
+            return f"{a} to attack {d} with {with_what}{', or pass' if can_pass else ''}."
         strength = _strength(self.attack)
         if not self.hands[d]:
             return f"{d} has no cards and must take the hit."
