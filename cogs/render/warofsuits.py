@@ -8,11 +8,12 @@ The table only ever reads the public view: the battlefield holds revealed cards 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from cogs.render.kinds import Renderer
-from cogs.render.spec import clip
+from cogs.render.spec import Embed, clip
 from cogs.render.text import humanize, plural
 from engine.cards import RED_SUITS, suit, value
 from engine.cards import label as card_label
@@ -23,6 +24,50 @@ SIDES = {"red": ("🟥", "Red", "♦♥"), "black": ("⬛", "Black", "♣♠")}
 def cards_sum(cards: list[str]) -> str:
     """``7♥ + 7♦ = 14``; a single card just ``9♣ = 9``."""
     return f"{' + '.join(card_label(c) for c in cards)} = {sum(value(c) for c in cards)}"
+
+
+# One head-to-head deck draw as the engine logs it: "Still tied: Red (ann) adds 4♦, Black (bea)
+# adds 4♣ from the deck: 14 against 14." (a side whose deck is empty adds nothing).
+_STILL_TIED = re.compile(r"Still tied: (?P<adds>.+) from the deck: (?P<score>\d+ against \d+)\.")
+_ADDS = re.compile(r"(?P<who>(?:Red|Black) \(.+?\)) adds (?P<card>\S+?)(?:, |$)")
+
+
+def _draws(line: str) -> tuple[list[tuple[str, str]], str] | None:
+    """A deck-draw line's (side, card) pairs and the totals after it; None: another line."""
+    step = _STILL_TIED.fullmatch(line)
+    if step is None:
+        return None
+    adds = [(m["who"], m["card"]) for m in _ADDS.finditer(step["adds"])]
+    return (adds, step["score"]) if adds else None
+
+
+def fold_draws(log: list[str]) -> list[str]:
+    """The log with each run of a head to head's "Still tied" deck draws told in one line, so
+    that Recent holds a whole battle's steps: every card each side added, in order, the totals
+    it stayed tied at and the totals after the last draw."""
+    folded: list[str] = []
+    i = 0
+    while i < len(log):
+        run: list[tuple[list[tuple[str, str]], str]] = []
+        while i + len(run) < len(log) and (step := _draws(log[i + len(run)])) is not None:
+            run.append(step)
+        if len(run) < 2:
+            folded.append(log[i])
+            i += 1
+            continue
+        added: dict[str, list[str]] = {}
+        for adds, _ in run:
+            for who, card in adds:
+                added.setdefault(who, []).append(card)
+        sides = " and ".join(f"{who} adds {', '.join(cards)}" for who, cards in added.items())
+        ties = [score.split(" against ")[0] for _, score in run[:-1]]
+        tied_at = f"{', '.join(ties[:-1])} and {ties[-1]}" if len(ties) > 1 else ties[0]
+        folded.append(
+            f"Still tied: {len(run)} draws from the deck: {sides} "
+            f"(tied again at {tied_at}): {run[-1][1]}."
+        )
+        i += len(run)
+    return folded
 
 
 class WarOfSuitsRenderer(Renderer):
@@ -54,6 +99,13 @@ class WarOfSuitsRenderer(Renderer):
         return "Play a card"
 
     # -- the public table --------------------------------------------------------------
+    def table_embed(
+        self, view: dict[str, Any], names: Mapping[str, str], log: list[str], game_id: int
+    ) -> Embed:
+        # A long head to head draws many times in one move: one line for its draws keeps the
+        # reveal, the tie and the head to head in Recent too.
+        return super().table_embed(view, names, fold_draws(log), game_id)
+
     def _side(self, view: dict[str, Any], player: str, names: Mapping[str, str]) -> str:
         mark, side, _ = SIDES[view["sides"][player]]
         return f"{mark} {side} · **{names.get(player, player)}**"

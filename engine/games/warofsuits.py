@@ -183,15 +183,15 @@ class WarOfSuits(Game):
     def _double_ranks(self, s: int) -> set[str]:
         return {rank(self.field[s][0]), rank(self.field[1 - s][0])} - {"A"}
 
-    def _could_react(self, s: int) -> bool:
-        if not self.hands[s]:
-            return False
-        if self._could_ace(s):
-            return True
-        if self.doubled[s]:
+    def _could_double(self, s: int) -> bool:
+        """Side ``s`` might hold a double (judged on public information alone)."""
+        if not self.hands[s] or self.doubled[s]:
             return False
         ranks = self._double_ranks(s)
         return any(rank(c) in ranks for c in self._unseen(s))
+
+    def _could_react(self, s: int) -> bool:
+        return self._could_ace(s) or self._could_double(s)
 
     def _take_from_hand(self, s: int, card: str) -> None:
         self.hands[s].remove(card)
@@ -462,7 +462,10 @@ class WarOfSuits(Game):
         s = self.turn
         if self.phase == "react":
             mine, theirs = total(self.field[s]), total(self.field[1 - s])
-            options = "claim with an Ace" if self.doubled[s] else "double, claim with an Ace"
+            # Worded from public information only, as the window itself: a move is named when
+            # the side might hold it, never because it does.
+            could = [("double", self._could_double(s)), ("claim with an Ace", self._could_ace(s))]
+            options = ", ".join(move for move, possible in could if possible)
             return f"{self._who(s)} to {options} or accept the loss ({mine} against {theirs})."
         return f"{self._who(s)} to answer {SIDE_NAMES[1 - s]}'s Ace with an Ace or accept the loss."
 
