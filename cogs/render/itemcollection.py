@@ -100,6 +100,15 @@ class ItemCollectionRenderer(Renderer):
     def play_button(self) -> str:
         return "My move"
 
+    def round_of(self, view: dict[str, Any]) -> int | None:
+        # Private notes start afresh each round ("You place Q♣ face down." is last round's).
+        return int(view.get("round") or 0)
+
+    def begins_round(self, public: str) -> bool:
+        # The round's last move (the swap or keep) ends in the reveal: its own note ("You take
+        # back … and place … face down.") is last round's; the card drawn after it is this one's.
+        return public.startswith("Reveal (")
+
     # -- the public table --------------------------------------------------------------
     def _who(self, view: dict[str, Any], player: str, names: Mapping[str, str]) -> str:
         return f"{SUIT_SYMBOLS[view['suits'][player]]} **{names.get(player, player)}**"
@@ -204,6 +213,8 @@ class ItemCollectionRenderer(Renderer):
         if hand:
             lines.append(f"Your suit: {SUIT_SYMBOLS[suit(hand[0])]}")
         placed = view.get("placed")
-        if placed:
+        # Face down only until the reveal: once the game is over (the engine keeps the last
+        # round's declarations then) the card has been turned up for everyone.
+        if placed and view.get("phase") in ("declaration", "swap"):
             lines.append(f"Your face-down card: **{card_label(placed)}** (only you know it).")
         return lines
