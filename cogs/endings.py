@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs import ids
 from cogs.clock import now
-from cogs.presenter import ENDED_UNSHOWN_WITHIN, THREAD_ARCHIVED, post_nonce
+from cogs.presenter import ENDED_UNSHOWN_WITHIN, THREAD_ARCHIVED, THREAD_LOCKED, post_nonce
 from cogs.ratings import shown
 from cogs.render.spec import MAX_CONTENT, Button, Screen
 from cogs.render.text import shown_shortened
@@ -217,6 +217,8 @@ class Endings(commands.Cog):
         try:
             await self.bot.presenter.post(session, text, ping=ping, screen=screen, nonce=nonce)
         except discord.HTTPException as error:
+            if error.code == THREAD_LOCKED:
+                raise ThreadLocked(f"game {session.id}: its thread is locked") from error
             if error.code != THREAD_ARCHIVED:
                 raise
             unarchived = await self.bot.presenter.unarchive(session)

@@ -45,6 +45,19 @@ REFUSED_RETRY_AFTER = 60.0  # a post refused (403): tried again 1, 2, 4... minut
 REPOST_REFUSED_WAIT = 600.0  # an old table whose repost was refused: only edited meanwhile
 UNKNOWN_CHANNEL = 10003  # Discord's error code: the channel (or thread) does not exist
 THREAD_ARCHIVED = 50083  # Discord's error code: a post or edit in an archived thread
+THREAD_LOCKED = 160005  # Discord's error code: a post or edit in a thread its moderators locked
+INVALID_FORM = 50035  # Discord's error code: a field refused (a reply to a deleted message)
+
+
+def reply_refused(error: BaseException) -> bool:
+    """Discord refused a post for replying to a message it no longer has."""
+    return (
+        isinstance(error, discord.HTTPException)
+        and error.code == INVALID_FORM
+        and "message_reference" in error.text
+    )
+
+
 # Clock polls (CLOCK_POLL_SECONDS) one process may spend drawing a game before another may
 # take over; also how long a change may stay unshown before another process redraws it.
 DRAW_LEASE_POLLS = 10
@@ -381,6 +394,9 @@ class Presenter:
                 self._channel_gone(session, "Discord no longer knows its channel", "channel_gone")
             elif error.code == THREAD_ARCHIVED:
                 await self._archived(session)
+            elif error.code == THREAD_LOCKED and session.row.is_open:
+                # Locked without being archived ("Lock Thread"): closed to the bot as well.
+                self._channel_gone(session, "its thread is locked", "thread_locked")
             return False
         except Exception as error:
             log_failure(f"game {session.id}: {what} update", error)
@@ -480,12 +496,24 @@ class Presenter:
             await self.bot.http.edit_channel(session.row.channel_id, archived=False)
         except discord.Forbidden as error:
             log.info("game %s: its thread cannot be unarchived: %s", session.id, error)
-            return False
+            # Refused also when the bot may not send messages in it for now (its channel
+            # locked for a while): only a thread locked by its moderators is closed for good.
+            return False if await self._thread_locked(session) else None
         except discord.HTTPException as error:
             log.info("game %s: unarchiving its thread failed: %s", session.id, error)
             return None
         log.info("game %s: its thread was archived; unarchived it", session.id)
         return True
+
+    async def _thread_locked(self, session: Session) -> bool:
+        """Whether the game's thread is locked by its moderators (unknown: False)."""
+        try:
+            data: Any = await self.bot.http.get_channel(session.row.channel_id)
+        except discord.HTTPException as error:
+            log.info("game %s: reading its thread failed: %s", session.id, error)
+            return False
+        metadata = data.get("thread_metadata") or {}
+        return bool(metadata.get("locked"))
 
     def _channel_gone(self, session: Session, why: str, reason: str) -> None:
         """Discord no longer knows the game's channel (deleted while this process was not
@@ -721,7 +749,15 @@ class Presenter:
             return
         # The notice first: if Discord fails it, the seat is not marked yet, so the retry
         # meets the closed DMs again and posts it then. Refused (a channel locked by its
-        # moderators), it is not retried: the DM would be tried again with it, each time.
+        # moderators, or deleted), it is not retried: the DM would be tried again with it,
+        # each time. A game that is over has no hand left to play: no notice.
+        if session.row.is_open:
+            await self._closed_dms_notice(session, user_id)
+        for held in self._seats(session, user_id, seat):
+            held.dm_closed = True
+        await self.bot.store.mark_dm_closed(session.id, user_id)
+
+    async def _closed_dms_notice(self, session: Session, user_id: int) -> None:
         channel = self.bot.get_partial_messageable(session.row.channel_id)
         try:
             await channel.send(
@@ -731,11 +767,8 @@ class Presenter:
                     everyone=False, roles=False, users=[discord.Object(id=user_id)]
                 ),
             )
-        except discord.Forbidden as error:
+        except (discord.Forbidden, discord.NotFound) as error:
             log.info("game %s: the closed-DMs notice was refused: %s", session.id, error)
-        for held in self._seats(session, user_id, seat):
-            held.dm_closed = True
-        await self.bot.store.mark_dm_closed(session.id, user_id)
 
     async def _clear_reminder(self, session: Session) -> None:
         row = session.row
@@ -844,13 +877,25 @@ class Presenter:
         params = MultipartParameters(components.payload(screen), None, None)
         await self.bot.http.edit_message(channel_id, message_id, params=params)
 
-    async def send(self, channel_id: int, screen: Screen, nonce: str | None = None) -> int:
+    async def send(
+        self,
+        channel_id: int,
+        screen: Screen,
+        nonce: str | None = None,
+        reply_to: int | None = None,
+    ) -> int:
         """A new message; its id. ``nonce``: the same for every try of one post, so a try
         after one that landed unknown (a crash before its id was stored, an error after
-        Discord created it) gets the message back instead of making a second one."""
+        Discord created it) gets the message back instead of making a second one.
+        ``reply_to``: a message of the channel it answers; Discord refuses the post if that
+        message is gone (``reply_refused``)."""
         payload = components.payload(screen)
         if nonce is not None:
             payload.update(nonce=nonce, enforce_nonce=True)
+        if reply_to is not None:
+            payload["message_reference"] = {"message_id": str(reply_to), "fail_if_not_exists": True}
+            # A reply mentions the message's author (the bot itself) unless told not to.
+            payload["allowed_mentions"] = {**payload["allowed_mentions"], "replied_user": False}
         params = MultipartParameters(payload, None, None)
         data = await self.bot.http.send_message(channel_id, params=params)
         return int(data["id"])
