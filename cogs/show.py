@@ -188,12 +188,19 @@ def dm_key(session: Session, user_id: int) -> Any:
 
 
 def nudge_screen(session: Session, users: list[int], ping: bool = True) -> Screen:
-    """The turn reminder: who is awaited, a link to the table, a button to stop them."""
+    """The turn reminder: who is awaited, a link to the table, "My hand" (the hand and its
+    moves, as on the table: the one way to play for a member whose DMs are closed, should
+    the table be gone), and a button to stop them."""
     row = session.row
     who = ", ".join(f"<@{u}>" for u in users)
     return Screen(
         content=f"{who}, your turn in {session.hosted.title} #{row.id}: "
         f"[to the table]({table_link(row)})",
-        rows=[[Button("Stop reminding me", ids.nudges_off(row.id), emoji="🔕")]],
+        rows=[
+            [
+                Button("My hand", ids.hand(row.id), "secondary", emoji="🂠"),
+                Button("Stop reminding me", ids.nudges_off(row.id), emoji="🔕"),
+            ]
+        ],
         ping=users if ping else [],
     )

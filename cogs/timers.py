@@ -26,7 +26,7 @@ from discord.ext import commands
 import engine.bots
 from cogs import show
 from cogs.clock import now
-from cogs.presenter import DRAW_LEASE_POLLS, ENDED_UNSHOWN_WITHIN
+from cogs.presenter import DRAW_LEASE_POLLS, ENDED_UNSHOWN_WITHIN, reply_refused
 from cogs.replies import log_failure
 from cogs.sessions import STRIKES_TO_BOT, Session, Shown
 from cogs.timing import bot_moves, wake_at
@@ -488,7 +488,7 @@ class Timers(commands.Cog):
         awaited = set(session.hosted.awaited(game)) if live and game is not None else set()
         return [u for u in users if str(u) in awaited]
 
-    async def post_nudge(self, session: Session, users: list[int]) -> None:
+    async def post_nudge(self, session: Session, users: list[int], first: bool = True) -> None:
         """One short message mentioning whose turn it is, with a link to the table; the
         previous reminder of this game is deleted, so at most one exists at a time."""
         row = session.row
@@ -514,7 +514,23 @@ class Timers(commands.Cog):
                 return  # the deleted id stays stored: deleting it again is a harmless 404
         screen = show.nudge_screen(session, users)
         # Raw REST, as the presenter's edits: no View or Message objects to build and parse.
-        message_id = await self.bot.presenter.send(row.channel_id, screen)
+        # A reply to the table: Discord refuses it if the table is gone (a moderator's purge,
+        # which the bot does not hear of), and the table is posted again before the reminder,
+        # so its link leads somewhere. Costs no call while the table is there.
+        table = row.table_message_id if first else None
+        try:
+            message_id = await self.bot.presenter.send(row.channel_id, screen, reply_to=table)
+        except discord.HTTPException as error:
+            if table is None or not reply_refused(error):
+                raise
+            log.info("game %s: its table is gone; posting it again", row.id)
+            session.shown.table = None  # drawn again (a repost) before the reminder
+
+            async def again(s: Session) -> None:
+                await self.post_nudge(s, users, first=False)
+
+            self.bot.presenter.update(session, dms=False, jobs=[again])
+            return
         await self.bot.store.set_nudge_message(row.id, message_id)
         row.nudge_message_id = message_id
 
