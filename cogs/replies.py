@@ -182,7 +182,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.info("%s: answered too late (the interaction expired)", describe(interaction))
         return
     text = friendly(error)
-    faces = getattr(interaction.client, "faces", None)
+    faces = getattr(getattr(interaction, "client", None), "faces", None)
     if faces is not None and faces.refused(original):
         text = FACES_GONE  # logged by the faces; the next click draws the cards as text
     elif text is None:

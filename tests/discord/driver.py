@@ -169,8 +169,12 @@ class Table:
             for message in history:
                 if message.id == message_id:
                     return message
+        # The table has "My hand"; so has a turn reminder, which alone has "Stop reminding me".
         tables = [
-            m for m in history if any(c.custom_id == ids.hand(self.game_id) for c in controls(m))
+            m
+            for m in history
+            if {ids.hand(self.game_id)} <= {c.custom_id for c in controls(m)}
+            and ids.nudges_off(self.game_id) not in {c.custom_id for c in controls(m)}
         ]
         assert tables, "no table message in the channel"
         return tables[-1]
