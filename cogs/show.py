@@ -198,7 +198,7 @@ def nudge_screen(session: Session, users: list[int], ping: bool = True) -> Scree
         f"[to the table]({table_link(row)})",
         rows=[
             [
-                Button("My hand", ids.hand(row.id), "secondary", emoji="🂠"),
+                Button("My hand", ids.hand(row.id), "secondary", emoji="🃏"),
                 Button("Stop reminding me", ids.nudges_off(row.id), emoji="🔕"),
             ]
         ],

@@ -348,15 +348,15 @@ def replay_screen(
     # button"), which does not say which way it steps.
     rows: list[Row] = [
         [
-            Button("First", ids.replay(row.id, 0, 0), emoji="⏮", disabled=step == 0),
-            Button("Back", ids.replay(row.id, max(0, step - 1), 1), emoji="◀", disabled=step == 0),
+            Button("First", ids.replay(row.id, 0, 0), emoji="⏮️", disabled=step == 0),
+            Button("Back", ids.replay(row.id, max(0, step - 1), 1), emoji="◀️", disabled=step == 0),
             Button(
                 "Next",
                 ids.replay(row.id, min(last, step + 1), 2),
-                emoji="▶",
+                emoji="▶️",
                 disabled=step == last,
             ),
-            Button("Last", ids.replay(row.id, last, 3), emoji="⏭", disabled=step == last),
+            Button("Last", ids.replay(row.id, last, 3), emoji="⏭️", disabled=step == last),
         ]
     ]
     return Screen(embed=embed, rows=rows)

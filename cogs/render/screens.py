@@ -142,7 +142,7 @@ def table_screen(
     rows: list[Row] = button_rows(buttons, max_rows=4)
     last = [
         Button(renderer.play_button(), ids.act(game_id, version, ids.ROOT), "primary"),
-        Button("My hand", ids.hand(game_id), "secondary", emoji="🂠"),
+        Button("My hand", ids.hand(game_id), "secondary", emoji="🃏"),
     ]
     if away:
         last.append(Button("I'm back", ids.back(game_id), "success", emoji="🙋"))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import emoji as emoji_list
 import pytest
+from simcord.backend.errors import BackendError
+from simcord.http import router
 
 from bot import CardBot, create_bot
 from config import Settings
@@ -54,3 +57,42 @@ def _short_busy_retries(monkeypatch: pytest.MonkeyPatch) -> None:
     ``BUSY`` seconds later; a bot playing a whole game with no pause met that a dozen times
     in one settle, 0.2 real seconds each, and a slow machine ran out of window."""
     monkeypatch.setattr("cogs.timers.BUSY", 0.01)
+
+
+def _unknown_emojis(node: Any, path: str = "") -> list[str]:
+    """Paths of the unicode emojis on buttons and options that Discord would refuse: it
+    knows the fully-qualified Unicode emojis (``▶️``), not bare symbols (``🂠``, ``▶``)."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        mark = node.get("emoji")
+        if isinstance(mark, dict) and not mark.get("id"):
+            name = str(mark.get("name") or "")
+            data = emoji_list.EMOJI_DATA.get(name)
+            if data is None or data.get("status") != emoji_list.STATUS["fully_qualified"]:
+                found.append(f"{path}.emoji.name {name!r}")
+        for key in ("components", "options", "data"):
+            if key in node:
+                found += _unknown_emojis(node[key], f"{path}.{key}")
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            found += _unknown_emojis(item, f"{path}.{i}")
+    return found
+
+
+@pytest.fixture(autouse=True)
+def discord_checks_unicode_emojis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord's own check, which the simulator lacks: an emoji on a component must be one it
+    knows, else the whole message is refused (400, 50035 "Invalid emoji")."""
+    dispatch = router.dispatch
+
+    def checked(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
+        body = kwargs.get("json")
+        if method in ("POST", "PATCH") and body is not None:
+            unknown = _unknown_emojis(body)
+            if unknown:
+                raise BackendError(
+                    400, 50035, "Invalid Form Body", errors={unknown[0]: "Invalid emoji"}
+                )
+        return dispatch(backend, method, path, *args, **kwargs)
+
+    monkeypatch.setattr(router, "dispatch", checked)
