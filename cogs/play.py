@@ -209,27 +209,40 @@ class Play(commands.Cog):
             return None
 
         notice = private_notice(session, applied, player)
-        try:
-            if origin == "table" and not self.presenter.table_is_old(session):
-                await components.answer_update(interaction, show.table(session))
-                self.presenter.answered_table(session)
-            elif private:
-                # A choice made in parts (a big UNO discard) stays on its menus until done.
-                step = pick_again(session, player, target)
-                screen = show.hand(
-                    session, user_id, step, notice=notice, dm=origin == "dm", leave=True
-                )
-                await components.answer_update(interaction, screen)
-                if origin == "dm":
-                    self.presenter.answered_dm(session, user_id)
-            else:
-                await reply(interaction, notice or "Done.")
-        except discord.HTTPException as error:
-            # The move is stored whatever happened to the answer (10062: the click expired);
-            # the presenter still brings the table and the DMs up to date.
-            log.info("game %s: answering a click failed: %s", session.id, error)
-            self.bot.faces.refused(error)  # a face deleted: the presenter draws text
+        for first in (True, False):
+            try:
+                await self._answer_move(interaction, session, origin, target, notice)
+                break
+            except discord.HTTPException as error:
+                # The move is stored whatever happened to the answer (10062: the click
+                # expired); the presenter still brings the table and the DMs up to date.
+                log.info("game %s: answering a click failed: %s", session.id, error)
+                if not (first and self.bot.faces.refused(error)):
+                    break  # else a face was deleted: answered again, in text
         return applied
+
+    async def _answer_move(
+        self,
+        interaction: discord.Interaction,
+        session: Session,
+        origin: str,
+        target: str,
+        notice: str | None,
+    ) -> None:
+        """The click that made a move is answered with what it changed."""
+        user_id = interaction.user.id
+        if origin == "table" and not self.presenter.table_is_old(session):
+            await components.answer_update(interaction, show.table(session))
+            self.presenter.answered_table(session)
+        elif origin in ("dm", "ephemeral"):
+            # A choice made in parts (a big UNO discard) stays on its menus until done.
+            step = pick_again(session, str(user_id), target)
+            screen = show.hand(session, user_id, step, notice=notice, dm=origin == "dm", leave=True)
+            await components.answer_update(interaction, screen)
+            if origin == "dm":
+                self.presenter.answered_dm(session, user_id)
+        else:
+            await reply(interaction, notice or "Done.")
 
     def after_move(self, session: Session, applied: Applied) -> None:
         """Everything Discord shows after a stored move, done after the lock."""

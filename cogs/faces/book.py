@@ -16,7 +16,9 @@ text until the next start tries again.
 
 A face deleted while the bot runs (in the Developer Portal, or replaced by another process of
 the bot) makes Discord refuse every component that names it: ``refused`` hears that from the
-caller, forgets every face (text at once) and lists them again, uploading what is missing.
+caller, forgets every face (text at once) and lists them again, uploading what is missing. A
+face in a newer artwork version than this release's (a newer release sharing the application,
+in a rolling deploy) counts as up: shown as it is, never uploaded over nor deleted.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ MAX_EMOJIS = 30018  # Discord: the application has as many emojis as it may
 INVALID_FORM = 50035  # Discord: a field refused; an unknown emoji on a component is one
 RETRY_FIRST = 60.0  # seconds before a sync that Discord's side broke is tried again, doubled
 RETRY_MAX = 3600.0  # each time up to this
-LOST_AGAIN = 600.0  # refused for an unknown face again this soon: text until a restart
+LOST_AGAIN = 600.0  # refusals for unknown faces this close together count towards giving up
+GIVE_UP_AFTER = 3  # listings in a row followed by a refusal again: text until a restart
+STALE = 3.0  # seconds after a listing in which a refusal is of a message drawn before it
 
 
 def temporary(error: BaseException) -> bool:
@@ -74,7 +78,10 @@ class FaceBook:
         self.uploaded: list[str] = []  # faces this instance uploaded, in order
         self.deleted: list[str] = []  # older versions this instance removed
         self.failed = False
-        self._lost_at: float | None = None  # loop time of the last ``refused``
+        self._lost_at: float | None = None  # loop time of the last ``refused`` acted on
+        self._lost_count = 0  # refusals acted on, each within LOST_AGAIN of the one before
+        self._listing = False  # a listing after a refusal is under way
+        self._listed_at: float | None = None  # loop time it ended
         self._draw = draw
         self._shown: dict[str, discord.Emoji] = {}  # stem -> emoji to show (newest version)
         self._old: list[discord.Emoji] = []  # older versions, deleted once replaced
@@ -131,25 +138,32 @@ class FaceBook:
     def refused(self, error: BaseException) -> bool:
         """Discord refused a message: True if for a face it no longer has (the caller draws
         it again). Every face is then text until they are listed again (a second or so), and
-        those missing are uploaded anew. Refused that way twice within ``LOST_AGAIN``, the
-        faces stay text until a restart: the listing itself is not to be trusted."""
+        those missing are uploaded anew. A refusal during that listing, or just after it, is
+        of a message drawn before it (DMs sent together): its retry draws from the new list.
+        Refused that way after ``GIVE_UP_AFTER`` listings in a row, the faces stay text until
+        a restart: the listing itself is not to be trusted."""
         if not self.enabled or not unknown_emoji(error):
             return False
+        moment = asyncio.get_running_loop().time()
+        if self._listing or (self._listed_at is not None and moment - self._listed_at < STALE):
+            return True
         self._shown = {}
         self._old = []
         if self._task is not None:
             self._task.cancel()
-        moment = asyncio.get_running_loop().time()
-        if self._lost_at is not None and moment - self._lost_at < LOST_AGAIN:
+        recent = self._lost_at is not None and moment - self._lost_at < LOST_AGAIN
+        self._lost_count = self._lost_count + 1 if recent else 1
+        self._lost_at = moment
+        if self._lost_count > GIVE_UP_AFTER:
             self.enabled = False
             log.warning(
                 "card faces: refused again as unknown; cards are shown as text until a restart"
             )
             return True
-        self._lost_at = moment
         log.warning(
             "card faces: Discord no longer knows one of them (deleted?); listing them again"
         )
+        self._listing = True
         self._task = asyncio.create_task(self._run(), name="card-faces")
         return True
 
@@ -169,7 +183,12 @@ class FaceBook:
 
     async def sync(self) -> None:
         """Lists, uploads what is missing, deletes what was replaced."""
-        self._index(await self.client.fetch_application_emojis())
+        try:
+            self._index(await self.client.fetch_application_emojis())
+        finally:
+            if self._listing:
+                self._listing = False
+                self._listed_at = asyncio.get_running_loop().time()
         missing = [name for name in self.faces if not self._is_current(name)]
         if missing:
             log.info("card faces: uploading %d of %d", len(missing), len(self.faces))
@@ -220,8 +239,15 @@ class FaceBook:
         self._shown = {stem: emoji for stem, (_, emoji) in best.items()}
 
     def _is_current(self, name: str) -> bool:
+        """This face is up in this artwork version, or a newer one: a newer release of the bot
+        sharing the application (a rolling deploy) uploaded it, and it is shown as it is,
+        never uploaded over nor deleted (the two releases would take turns deleting each
+        other's faces)."""
         emoji = self.emoji(name)
-        return emoji is not None and emoji.name == name
+        if emoji is None:
+            return False
+        shown, wanted = catalog.split_name(emoji.name), catalog.split_name(name)
+        return shown is not None and wanted is not None and shown[1] >= wanted[1]
 
     async def _upload(self, name: str) -> Exception | None:
         """Uploads one face; the error if Discord refused it."""

@@ -172,3 +172,72 @@ async def test_my_hand_refused_for_a_deleted_emoji_says_so_and_shows_text_next(
     assert again.ephemeral and again.response is not None
     assert "Game #" in again.response.content, again.response.content
     assert any(c.custom_id and ":play:" in c.custom_id for c in controls(again.response))
+
+
+async def test_faces_deleted_once_come_back_after_one_game_start(
+    simcord_env, faces_on, discord_checks_component_emojis
+) -> None:
+    """The owner deletes the card emojis in the Developer Portal, then a War of Suits game
+    starts: both players choose at once, so both DMs are sent together, each drawn with the
+    deleted faces. Before, the second refusal, a moment after the first, counted as
+    "refused again": it cancelled the new listing and turned the faces off until a restart.
+    Now a refusal during a listing, or just after it, is of a message drawn before it:
+    the faces are listed and uploaded again, and come back."""
+    simcord_env.backend.application_emojis.clear()  # deleted in the Developer Portal
+    table = await Table.start(simcord_env, "warofsuits", 2, seed=6)
+    await simcord_env.advance_time(60)
+    book = faces_on.faces
+    refused = discord_checks_component_emojis
+    assert refused, "nothing refused: the test no longer tests a deleted face"
+    assert book.enabled, f"card faces off until a restart after one deletion: {refused}"
+    await book.wait()
+    assert book.ready, "the deleted faces were not uploaded again"
+    game = await table.game()
+    assert all(game.legal_actions(p) for p in game.players)
+
+
+async def test_a_move_whose_answer_names_a_deleted_face_is_answered(
+    simcord_env, faces_on, discord_checks_component_emojis
+) -> None:
+    """The card emojis are deleted in the Developer Portal; the player to move draws a card
+    from their DM (its buttons drawn before). The move is stored, but the click's answer
+    (the DM redrawn with the drawn card to play, as a face) is refused. Before, the click
+    got no answer at all: Discord showed "This interaction failed" for a move that was
+    made. Now the answer is drawn again, in text, and sent."""
+    table = await Table.start(simcord_env, "uno", 2, seed=6)
+    game = await table.game()
+    mover = game.actors()[0]
+    simcord_env.backend.application_emojis.clear()
+    before = (await table.session()).version
+    result = await table.act(mover, "draw", via="dm")  # her turn goes on: cards to play
+    assert discord_checks_component_emojis, "nothing refused: the test tests nothing"
+    assert (await table.session()).version > before, "the move was not stored"
+    assert result.acknowledged, (
+        "the click that made the move got no answer (Discord: 'This interaction failed')"
+    )
+
+
+async def test_a_newer_process_faces_are_not_deleted_by_an_older_one(
+    simcord_env, faces_on, discord_checks_component_emojis
+) -> None:
+    """A rolling deploy on a shared PostgreSQL: a process of the next release (new artwork,
+    ``_v2`` names) uploads its faces and deletes the ``_v1`` ones while this older process
+    still runs a game. Its next message is refused and it lists the faces again. Before,
+    it saw its own ``_v1`` faces as missing, uploaded them all again and deleted the newer
+    ``_v2`` ones as "older versions" (the two releases then took turns deleting each
+    other's faces). Now a face of a newer artwork version counts as up: shown as it is,
+    never uploaded over nor deleted."""
+    table = await Table.start(simcord_env, "uno", 2, seed=6)
+    game = await table.game()
+    mover = game.actors()[0]
+    backend = simcord_env.backend
+    newer: set[int] = set()
+    for emoji in list(backend.application_emojis.values()):  # the next release's process
+        if emoji.name.endswith("_v1"):
+            newer.add(backend.create_application_emoji(emoji.name[:-3] + "_v2").id)
+            backend.delete_application_emoji(emoji.id)
+    await table.act(mover, "draw", via="dm")  # its answer names a _v1 face: refused
+    await simcord_env.advance_time(600)
+    assert discord_checks_component_emojis, "nothing refused: the test tests nothing"
+    gone = newer - set(backend.application_emojis)
+    assert not gone, f"the older process deleted {len(gone)} of the newer release's faces"
