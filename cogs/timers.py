@@ -488,6 +488,14 @@ class Timers(commands.Cog):
         awaited = set(session.hosted.awaited(game)) if live and game is not None else set()
         return [u for u in users if str(u) in awaited]
 
+    def _may_reply(self, channel_id: int) -> bool:
+        """The bot may reply in the channel (Read Message History), as far as it knows."""
+        channel = self.bot.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        if channel is None or guild is None or not hasattr(channel, "permissions_for"):
+            return True  # not known here: tried, and a refusal falls back to a plain post
+        return bool(channel.permissions_for(guild.me).read_message_history)
+
     async def post_nudge(self, session: Session, users: list[int], first: bool = True) -> None:
         """One short message mentioning whose turn it is, with a link to the table; the
         previous reminder of this game is deleted, so at most one exists at a time."""
@@ -517,9 +525,15 @@ class Timers(commands.Cog):
         # A reply to the table: Discord refuses it if the table is gone (a moderator's purge,
         # which the bot does not hear of), and the table is posted again before the reminder,
         # so its link leads somewhere. Costs no call while the table is there.
-        table = row.table_message_id if first else None
+        table = row.table_message_id if first and self._may_reply(row.channel_id) else None
         try:
             message_id = await self.bot.presenter.send(row.channel_id, screen, reply_to=table)
+        except discord.Forbidden:
+            if table is None:
+                raise
+            # A reply needs Read Message History (160002), which the channel may deny the
+            # bot while letting it post: a plain message then.
+            message_id = await self.bot.presenter.send(row.channel_id, screen)
         except discord.HTTPException as error:
             if table is None or not reply_refused(error):
                 raise
