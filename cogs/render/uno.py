@@ -216,6 +216,10 @@ class UnoRenderer(Renderer):
             if window and window != player:
                 who = names.get(window, window)
                 return f"Only {who} can call UNO now — you can catch them if they forget."
+            if not window and (view.get("hand_sizes") or {}).get(player) == 1:
+                # Pressed as the next move (a jump-in, the next player) landed: the chance
+                # to call ended with it, and so did the chance to catch this player.
+                return "Too late to call UNO: play moved on before your call."
             return "You call UNO when you play your next-to-last card (there's a button for it)."
         if action_id.startswith("catch:"):
             target = action_id.split(":", 1)[1]

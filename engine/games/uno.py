@@ -612,6 +612,11 @@ class Uno(Game):
         prev = self.color
         jump = s != self.cur
         self.cur = s
+        if jump and s == self.face_up:
+            # Jumping in takes this player's next turn: custom rule 7's face-up hands end.
+            self.face_up = -1
+            self._remember_all()
+            ev.append(Event("Hands go face down again."))
         hand.remove(card)
         if self.known:
             self._forget(s, [card])

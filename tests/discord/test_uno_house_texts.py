@@ -1,0 +1,72 @@
+"""UNO house rules on Discord (jump-in, seven-zero, stacking): what players are told."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.discord.driver import Table, controls, message_text, set_uno, target_of
+
+# What players read: the same on either database, so drawn on one.
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+
+
+def button(message, action_id: str):  # type: ignore[no-untyped-def]
+    return next(c for c in controls(message) if target_of(c.custom_id) == action_id)
+
+
+async def test_uno_pressed_just_after_a_jump_in_is_told_it_is_too_late(
+    simcord_env, monkeypatch
+) -> None:
+    """Jump-in is on. ann plays her next-to-last card, a Red 5, and reaches for the table's
+    **UNO!** button; in the same moment cy jumps in with the other Red 5, which closes the
+    call window (docs/rules/uno.md: "the chance to call or catch ends at the next move ...
+    a jump-in too"). ann's press lands a moment later. Before, she was told privately "You
+    call UNO when you play your next-to-last card (there's a button for it)": exactly what
+    she did. Now she is told it is too late, as a late catch is."""
+    table = await Table.start(simcord_env, "uno", 3, seed=1, jump_in=True)
+    ann, _bea, cy = table.members
+    await set_uno(table, [["R5", "B1"], ["G1", "Y5", "Y6"], ["R5", "G2", "G4"]], "R3", cur=0)
+    await table.act(ann, "play:R5", via="dm")
+    await table.bot.presenter.idle()
+    message = table.table_message()
+    uno = button(message, "uno")  # the button ann is about to press
+
+    async def late(session):  # type: ignore[no-untyped-def]
+        return True  # the table's edit is still on its way when ann presses
+
+    monkeypatch.setattr(table.bot.presenter, "refresh_table", late)
+    await table.act(cy, "play:R5", via="dm")  # cy's jump-in lands first
+    view = (await table.game()).view()
+    assert view["uno_window"] is None and view["hand_sizes"][ann] == 1
+    said = await table.members[ann].click(message, custom_id=uno.custom_id)
+    assert said.ephemeral
+    text = said.response.content
+    assert "when you play your next-to-last card" not in text, text
+
+
+async def test_face_up_hands_end_when_the_custom_card_player_jumps_in(simcord_env) -> None:
+    """Jump-in and Wild Custom #7 ("Everyone must play with their hand face up until your
+    next turn"). ann plays the custom card, bea plays a Red 5, and ann jumps in with the
+    other Red 5: she takes her next turn out of order ("play continues from you",
+    docs/rules/uno.md). Before, the table kept showing every hand face up ("Face up (bea):
+    ..."), through bea's and cy's turns, until play came round to ann in order again. Now
+    the hands go face down when ann takes her next turn, jump-in or not."""
+    table = await Table.start(
+        simcord_env, "uno", 3, seed=1, jump_in=True, custom_wilds=1, custom_rules="7"
+    )
+    ann, bea, _cy = table.members
+    await set_uno(
+        table,
+        [["WC7", "R5", "B1", "B2"], ["R5", "Y5", "Y6", "G7"], ["G1", "G2", "G4", "Y8"]],
+        "R3",
+        cur=0,
+    )
+    await table.act(ann, "play:WC7:R", via="dm")
+    assert (await table.game()).view()["face_up_until"] == ann
+    await table.act(bea, "play:R5", via="dm")
+    await table.act(ann, "play:R5", via="dm")  # ann jumps in: her next turn
+    await table.bot.presenter.idle()
+    game = await table.game()
+    assert game.view()["current"] == bea  # play continues from ann
+    text = message_text(table.table_message())
+    assert "Face up" not in text, f"hands still face up after ann's own turn:\n{text}"
