@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from engine import cards
 
@@ -68,6 +69,7 @@ def shown_shortened(text: str, n: int) -> str:
     return "".join(chars[: n - 1 - tail]).rstrip() + "…" + "".join(chars[-tail:]).lstrip()
 
 
+@lru_cache(maxsize=4096)  # the same few names, redrawn at every move of their games
 def safe_name(raw: str) -> str:
     """A display name made inert: shown as typed, never a mention, link or formatting.
 
