@@ -35,7 +35,10 @@ from cogs.faces import art, catalog
 
 log = logging.getLogger(__name__)
 
-MAX_EMOJIS = 30018  # Discord: the application has as many emojis as it may
+# Discord: the application has as many emojis as it may. Its error list names 30008 "Maximum
+# number of emojis reached" (30018 for animated ones); which one an application's limit gives is
+# not documented, so either.
+MAX_EMOJIS = (30008, 30018)
 INVALID_FORM = 50035  # Discord: a field refused; an unknown emoji on a component is one
 RETRY_FIRST = 60.0  # seconds before a sync that Discord's side broke is tried again, doubled
 RETRY_MAX = 3600.0  # each time up to this
@@ -196,7 +199,7 @@ class FaceBook:
             if self._is_current(name):
                 continue  # uploaded meanwhile by another process of this bot
             error = await self._upload(name)
-            if isinstance(error, discord.HTTPException) and error.code == MAX_EMOJIS:
+            if isinstance(error, discord.HTTPException) and error.code in MAX_EMOJIS:
                 # Full: make room with this face's own older version, then once more.
                 if await self._make_room(name):
                     error = await self._upload(name)

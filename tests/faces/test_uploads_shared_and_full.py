@@ -9,7 +9,7 @@
 
 2. A new artwork version (ART_VERSION bump) on an application close to Discord's limit of
    2,000 emojis: before, the new faces were all uploaded before any old one was deleted, so
-   the first upload hit 30018 "Maximum number of emojis reached" and the sync stopped before
+   the first upload hit 30008 "Maximum number of emojis reached" and the sync stopped before
    deleting anything, at every restart. Now each face replaces its old version one for one.
 """
 

@@ -1798,7 +1798,7 @@ class FakeDiscord:
         if errors or image is None:
             raise ApiError(400, 50035, "Invalid Form Body", errors)
         if len(self.app_emojis) >= 2000:
-            raise ApiError(400, 30018, "Maximum number of emojis reached (2000)")
+            raise ApiError(400, 30008, "Maximum number of emojis reached (2000)")
         self.app_emoji_uploads.append(body["name"])
         return self._store_app_emoji(body["name"], image)
 
