@@ -143,8 +143,9 @@ class FaceBook:
         it again). Every face is then text until they are listed again (a second or so), and
         those missing are uploaded anew. A refusal during that listing, or just after it, is
         of a message drawn before it (DMs sent together): its retry draws from the new list.
-        Refused that way after ``GIVE_UP_AFTER`` listings in a row, the faces stay text until
-        a restart: the listing itself is not to be trusted."""
+        Refused that way after ``GIVE_UP_AFTER`` listings in a row that each found faces
+        missing and uploaded them, the faces stay text until a restart: the listing itself is
+        not to be trusted. A listing that finds every face counts nothing (Discord's hiccup)."""
         if not self.enabled or not unknown_emoji(error):
             return False
         moment = asyncio.get_running_loop().time()
@@ -186,6 +187,7 @@ class FaceBook:
 
     async def sync(self) -> None:
         """Lists, uploads what is missing, deletes what was replaced."""
+        after_refusal = self._listing
         try:
             self._index(await self.client.fetch_application_emojis())
         finally:
@@ -193,6 +195,10 @@ class FaceBook:
                 self._listing = False
                 self._listed_at = asyncio.get_running_loop().time()
         missing = [name for name in self.faces if not self._is_current(name)]
+        if after_refusal and not missing:
+            # Every face is there: Discord's refusal was its own hiccup ("Invalid emoji" for
+            # an emoji it has, which it says now and then), no sign the listing is wrong.
+            self._lost_count = 0
         if missing:
             log.info("card faces: uploading %d of %d", len(missing), len(self.faces))
         for position, name in enumerate(missing):

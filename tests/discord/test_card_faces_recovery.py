@@ -241,3 +241,58 @@ async def test_a_newer_process_faces_are_not_deleted_by_an_older_one(
     assert discord_checks_component_emojis, "nothing refused: the test tests nothing"
     gone = newer - set(backend.application_emojis)
     assert not gone, f"the older process deleted {len(gone)} of the newer release's faces"
+
+
+@pytest.fixture
+def hiccups(simcord_env, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """While ``armed`` > 0, the next message naming only emojis that DO exist is refused
+    once with Discord's "Invalid emoji" (a hiccup of Discord's, not a deleted face)."""
+    state = {"armed": 0, "refused": 0}
+    dispatch = router.dispatch
+
+    def checked(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
+        body = kwargs.get("json")
+        if state["armed"] and method in ("POST", "PATCH") and body is not None:
+            ids = _component_emoji_ids(body)
+            if ids and all(i in backend.application_emojis for i in ids):
+                state["armed"] -= 1
+                state["refused"] += 1
+                raise BackendError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    errors={"components.0.components.0.emoji.id": "Invalid emoji"},
+                )
+        return dispatch(backend, method, path, *args, **kwargs)
+
+    monkeypatch.setattr(router, "dispatch", checked)
+    return state
+
+
+async def test_four_discord_hiccups_do_not_turn_the_faces_off_until_a_restart(
+    simcord_env,
+    faces_on,
+    hiccups,
+) -> None:
+    """Discord refuses, once every two minutes, a message whose card emojis all exist
+    ("Invalid emoji", a transient error of Discord's). Each listing the bot makes finds
+    every face there. Before, the fourth such refusal counted as more than GIVE_UP_AFTER
+    listings in a row and turned the faces off until a restart. Now a listing that finds
+    every face counts nothing: the faces stay on."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=6, turn_timer=0)
+    book = faces_on.faces
+    for _ in range(4):
+        hiccups["armed"] = 1
+        await table.some_move(via="dm")
+        await env.advance_time(120)
+    assert hiccups["refused"] == 4, f"{hiccups['refused']} hiccups: the test tests nothing"
+    assert not set(book.faces) - {e.name for e in env.backend.application_emojis.values()}, (
+        "a face really is missing: the test no longer tests a hiccup"
+    )
+    await env.advance_time(3600)  # an hour with no refusal at all
+    await env.advance_time(3600)
+    assert book.enabled and book.ready, (
+        "four transient 'Invalid emoji' refusals over eight minutes turned the card faces "
+        "off until a restart (every face was there all along)"
+    )
