@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 
 IDLE = 300.0  # seconds between looks when no clock is near (a safety net: wake() is the rule)
 LEASE = 30.0  # seconds a claimed game is this process's to fire
+NO_HISTORY = 160002  # Discord: a reply refused without Read Message History
 BUSY = 0.2  # seconds before claiming again a due game whose row another transaction held
 SWEEP_EVERY = 60.0  # seconds between sweeps of the game cache (``Sessions.sweep``)
 HOUR = 3600.0  # the longest wait between two redraws of a game Discord keeps refusing
@@ -528,11 +529,11 @@ class Timers(commands.Cog):
         table = row.table_message_id if first and self._may_reply(row.channel_id) else None
         try:
             message_id = await self.bot.presenter.send(row.channel_id, screen, reply_to=table)
-        except discord.Forbidden:
-            if table is None:
-                raise
-            # A reply needs Read Message History (160002), which the channel may deny the
-            # bot while letting it post: a plain message then.
+        except discord.Forbidden as error:
+            if table is None or error.code != NO_HISTORY:
+                raise  # a channel closed to the bot: one refused call, not two
+            # A reply needs Read Message History, which the channel may deny the bot while
+            # letting it post: a plain message then.
             message_id = await self.bot.presenter.send(row.channel_id, screen)
         except discord.HTTPException as error:
             if table is None or not reply_refused(error):

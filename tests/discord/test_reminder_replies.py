@@ -3,6 +3,7 @@ refuses a reply, and the reminder is posted as a plain message."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import discord
@@ -11,6 +12,7 @@ from simcord.backend.errors import BackendError
 from simcord.http import router
 
 from tests.discord.driver import Table
+from tests.discord.test_channel_locked import deny_bot
 
 
 @pytest.fixture
@@ -62,4 +64,51 @@ async def test_reminders_arrive_where_the_bot_may_not_read_history(
     reminders = [m for m in table.public_messages() if "your turn" in (m.content or "")]
     assert reminders and f"<@{awaited}>" in reminders[-1].content, (
         f"no turn reminder in the channel; {len(no_history_replies)} replies refused"
+    )
+
+
+@pytest.fixture
+def reminder_posts(simcord_env, monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, bool]]:
+    """Every turn reminder posted (or tried): (loop time, replying to the table)."""
+    posts: list[tuple[float, bool]] = []
+    dispatch = router.dispatch
+
+    def watched(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
+        body = kwargs.get("json")
+        if (
+            method == "POST"
+            and path.endswith("/messages")
+            and isinstance(body, dict)
+            and "your turn" in str(body.get("content") or "")
+        ):
+            posts.append((asyncio.get_running_loop().time(), bool(body.get("message_reference"))))
+        return dispatch(backend, method, path, *args, **kwargs)
+
+    monkeypatch.setattr(router, "dispatch", watched)
+    return posts
+
+
+async def test_a_locked_channel_is_not_sent_each_reminder_twice(
+    simcord_env, reminder_posts
+) -> None:
+    """A moderator locks the game's channel (the bot's Send Messages denied; it may still
+    read the history). The reminder, a reply to the table, is refused with 403 (Missing
+    Permissions). Before, every 403 was taken for the 160002 "no Read Message History"
+    refusal and the reminder posted again at once as a plain message, refused again: two
+    refused calls per try (Discord counts 403s towards its invalid-request ban). Now only
+    160002 falls back to a plain post."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    deny_bot(env, table.channel.id, send_messages=True)
+    await env.settle()
+    await table.some_move(via="dm")
+    for _ in range(8):
+        await env.advance_time(60)
+    await env.bot.presenter.idle()
+    assert reminder_posts, "no reminder tried: the test tests nothing"
+    moments = [t for t, _ in reminder_posts]
+    doubled = len(moments) - len(set(moments))
+    assert doubled == 0, (
+        f"{len(reminder_posts)} reminder posts into a locked channel, {doubled} of them a "
+        f"second refused try at the same moment: {reminder_posts}"
     )
