@@ -218,8 +218,9 @@ class UnoRenderer(Renderer):
                 return f"Only {who} can call UNO now — you can catch them if they forget."
             if not window and (view.get("hand_sizes") or {}).get(player) == 1:
                 # Pressed as the next move (a jump-in, the next player) landed: the chance
-                # to call ended with it, and so did the chance to catch this player.
-                return "Too late to call UNO: play moved on before your call."
+                # to call ended with it, and so did the chance to catch this player. (Whether
+                # they called in time is not in the view any more: the words fit either.)
+                return "UNO can't be called now: play has moved on."
             return "You call UNO when you play your next-to-last card (there's a button for it)."
         if action_id.startswith("catch:"):
             target = action_id.split(":", 1)[1]

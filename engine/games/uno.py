@@ -160,6 +160,8 @@ class Uno(Game):
     title = "UNO"
     min_players = 2
     max_players = 10
+    # Within one move: the card's player jumped in, ending custom rule 7 (not game state).
+    _face_down_by_jump = False
     summary = (
         "Match the top card of the discard pile by colour, number or symbol, or play a Wild; "
         "action cards skip, reverse, and make the next player draw. Call UNO when you play "
@@ -561,6 +563,9 @@ class Uno(Game):
             self.face_up = -1  # custom rule 7 lasts until the card's player's next turn
             self._remember_all()
             ev.append(Event("Hands go face down again."))
+        elif self._face_down_by_jump:
+            ev.append(Event("Hands go face down again."))
+        self._face_down_by_jump = False
         self._refresh()
         return ev
 
@@ -613,10 +618,11 @@ class Uno(Game):
         jump = s != self.cur
         self.cur = s
         if jump and s == self.face_up:
-            # Jumping in takes this player's next turn: custom rule 7's face-up hands end.
+            # Jumping in takes this player's next turn: custom rule 7's face-up hands end
+            # (told after the play, in ``_apply``, as when the turn comes round in order).
             self.face_up = -1
             self._remember_all()
-            ev.append(Event("Hands go face down again."))
+            self._face_down_by_jump = True
         hand.remove(card)
         if self.known:
             self._forget(s, [card])

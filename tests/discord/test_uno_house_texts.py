@@ -70,3 +70,70 @@ async def test_face_up_hands_end_when_the_custom_card_player_jumps_in(simcord_en
     assert game.view()["current"] == bea  # play continues from ann
     text = message_text(table.table_message())
     assert "Face up" not in text, f"hands still face up after ann's own turn:\n{text}"
+
+
+async def test_a_second_uno_press_after_a_call_in_time_is_not_told_too_late(
+    simcord_env, monkeypatch
+) -> None:
+    """Jump-in is on. ann plays her next-to-last card and calls UNO from her hand: the log
+    says "ann calls UNO!". The table (its edit still on its way) shows UNO! too, and she
+    presses it as well; cy's jump-in lands between her call and that press. That press is
+    answered. Before (this session's first wording), "Too late to call UNO: play moved on
+    before your call": untrue, she called in time (the view forgets ``uno_called`` at the
+    next move). Now the answer makes no claim about her call: play has moved on."""
+    table = await Table.start(simcord_env, "uno", 3, seed=1, jump_in=True)
+    ann, _bea, cy = table.members
+    await set_uno(table, [["R5", "B1"], ["G1", "Y5", "Y6"], ["R5", "G2", "G4"]], "R3", cur=0)
+    await table.act(ann, "play:R5", via="dm")
+    await table.bot.presenter.idle()
+    message = table.table_message()
+    uno = button(message, "uno")  # the table's UNO! button
+
+    async def late(session):  # type: ignore[no-untyped-def]
+        return True  # the table's edit is still on its way
+
+    monkeypatch.setattr(table.bot.presenter, "refresh_table", late)
+    await table.act(ann, "uno", via="dm")  # ann calls UNO from her hand, in time
+    game = await table.game()
+    assert game.view()["uno_called"] == [ann], "ann's call was not taken: the test is wrong"
+    await table.act(cy, "play:R5", via="dm")  # cy's jump-in lands before her press
+    said = await table.members[ann].click(message, custom_id=uno.custom_id)
+    assert said.ephemeral and said.response is not None
+    text = said.response.content
+    assert "Too late" not in text, f"ann called UNO in time, yet is told: {text}"
+
+
+def test_hands_go_face_down_after_the_jump_in_that_ends_them_in_the_log(database) -> None:
+    """Jump-in and Wild Custom #7: ann plays the custom card (hands face up until her next
+    turn), bea plays a Red 5, ann jumps in with the other Red 5. The log (the table's Recent
+    lines) reads "Hands go face down again." and only then "ann jumps in with Red 5.": the
+    hands seemed to go face down before, and apart from, the move that ended them (this
+    session's first version). Now, as everywhere else, the line follows the move: "ann
+    jumps in with Red 5." first, then "Hands go face down again."."""
+    import json
+
+    import engine
+
+    game = engine.new_game(
+        "uno",
+        ["ann", "bea", "cy"],
+        seed=1,
+        options={"jump_in": True, "custom_wilds": 1, "custom_rules": "7"},
+    )
+    data = game.to_dict()
+    data["state"].update(
+        h=["WC7 R5 B1 B2", "R5 Y5 Y6 G7", "G1 G2 G4 Y8"],
+        x="R3",
+        c="R",
+        t=0,
+        ph="play",
+        d=" ".join(["Y9"] * 20),
+    )
+    game = engine.load(json.loads(json.dumps(data)))
+    game.apply("ann", "play:WC7:R")
+    game.apply("bea", "play:R5")
+    lines = [e.public for e in game.apply("ann", "play:R5")]
+    assert "Hands go face down again." in lines, f"the test tests nothing: {lines}"
+    assert lines.index("Hands go face down again.") > lines.index("ann jumps in with Red 5."), (
+        f"the face-down line comes before the jump-in that caused it: {lines}"
+    )
