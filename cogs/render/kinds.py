@@ -163,7 +163,9 @@ class Renderer:
         picture = self.thumbnail(view)
         if picture is not None:
             embed.thumbnail = faces.url(*picture)
-        embed.fields.append(("Players", self.players_text(view, names), False))
+        # Every game's players text, clipped here once: Discord refuses a field over 1,024.
+        players = clip(self.players_text(view, names), MAX_FIELD_VALUE)
+        embed.fields.append(("Players", players, False))
         if log:
             plain = log_names(names)
             recent = [f"• {humanize(line, plain)}" for line in log[-self.recent_lines :]]
