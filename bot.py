@@ -53,6 +53,7 @@ class CardBot(commands.Bot):
     presenter: Presenter
     faces: FaceBook
     adopt_database = False  # ``--adopt-database``: take over another application's games
+    outage_said_at = float("-inf")  # loop time the owner's log last heard of a database outage
 
     def __init__(self, settings: Settings, store: Store | None = None, **shards: Any) -> None:
         # Driven by interactions: no message events to parse (intents) and no message cache
@@ -165,6 +166,12 @@ class CardBot(commands.Bot):
         if holding != before:
             await self.store.set_meta(DEV_GUILD_SYNCED, ",".join(map(str, sorted(holding))) or None)
         log.info("synced %d slash commands", len(synced))
+
+    def database_failed(self) -> None:
+        """A click or command found the database unavailable (``replies.report_error``)."""
+        timers = self.get_cog("Timers")
+        if timers is not None:
+            timers.heard_outage()  # type: ignore[attr-defined]
 
     def wake_timers(self, at: float | None = None, *, known: bool = False) -> None:
         """A game's clocks changed: the clock loop looks again. ``known``: ``at`` is that

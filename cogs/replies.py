@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 
 from cogs.render import spec
-from db import SaveUncertain
+from db import SaveUncertain, StoreUnavailable
 
 log = logging.getLogger("cardtable.errors")
 
@@ -25,6 +25,12 @@ MAX_CONTENT = 2000
 OOPS = "Something went wrong on my side; nothing was changed. Please try again."
 # Discord refused a card picture it no longer has (deleted in the Developer Portal): the faces
 # are listed again, and cards show as text meanwhile.
+# The database is away (a full disk, a lock held by a backup, PostgreSQL down): an outage, not
+# a bug. Said once a minute in the owner's log, not with a stack at every click.
+DATABASE_DOWN = (
+    "The database isn't answering right now, so nothing was changed. Please try again in a moment."
+)
+OUTAGE_QUIET = 60.0
 FACES_GONE = "Discord could not show the card pictures just now. Please click again."
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -157,6 +163,8 @@ def friendly(error: BaseException) -> str | None:
             "Look at the table (it is brought up to date once the database is back) before "
             "trying again."
         )
+    if isinstance(error, StoreUnavailable):
+        return DATABASE_DOWN
     if isinstance(error, app_commands.NoPrivateMessage):
         return "That command works in a server channel, not in DMs."
     if isinstance(error, app_commands.MissingPermissions):
@@ -188,9 +196,27 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     elif text is None:
         log_failure(describe(interaction), error)
         text = OOPS
-    elif isinstance(getattr(error, "original", error), SaveUncertain):
+    elif isinstance(original, SaveUncertain):
         log.warning("%s: the database was lost while saving", describe(interaction))
+    elif isinstance(original, StoreUnavailable):
+        client = getattr(interaction, "client", None)
+        _log_outage(client, describe(interaction), original)
+        failed = getattr(client, "database_failed", None)
+        if failed is not None:
+            failed()  # the clock loop gives back deadlines passing while it lasts
     await reply(interaction, text)
+
+
+def _log_outage(client: Any, what: str, error: StoreUnavailable) -> None:
+    """An ERROR (its message, no stack) at most once a minute per bot; the clicks between
+    at INFO."""
+    moment = asyncio.get_running_loop().time()
+    if moment - getattr(client, "outage_said_at", float("-inf")) >= OUTAGE_QUIET:
+        if client is not None:
+            client.outage_said_at = moment
+        log.error("%s: the database is unavailable: %s", what, error)
+    else:
+        log.info("%s: the database is still unavailable", what)
 
 
 def log_failure(what: str, error: BaseException) -> None:

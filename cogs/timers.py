@@ -141,6 +141,10 @@ class Timers(commands.Cog):
             try:
                 moment = now()
                 nearest = await self.bot.store.next_wake()
+                if self._down_since is not None:
+                    # Reads may work while writes do not (a lock held by another program):
+                    # the outage ends when a write goes through.
+                    await self.bot.store.probe_write()
                 self._database_ok(moment)
                 if nearest is not None and nearest <= moment:
                     for game_id in await self.bot.store.claim_due(moment, LEASE):
@@ -274,6 +278,14 @@ class Timers(commands.Cog):
                 # changes no version): look again.
                 return True
             return await self._apply(current, int(turn.player), choice, now())
+
+    def heard_outage(self) -> None:
+        """A click or command found the database unavailable: the outage starts (at the
+        last pass that worked, as for the loop's own), and the loop looks again soon, so
+        that deadlines passing meanwhile are given back (``_missed``)."""
+        if self._down_since is None:
+            self._down_since = self._last_ok
+            self.wake()
 
     def _database_ok(self, moment: float) -> None:
         self._last_ok = moment

@@ -96,13 +96,23 @@ class SqliteBackend(Backend):
 
     async def write(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
-        done = await loop.run_in_executor(self._writer, self._drive, self._wconn, work, True)
+        try:
+            done = await loop.run_in_executor(self._writer, self._drive, self._wconn, work, True)
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
+                raise  # a mistake of ours, not an outage
+            raise _unavailable(error) from error
         self._written = True
         return done
 
     async def read(self, work: Work[T]) -> T:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._reader, self._drive, self._rconn, work, False)
+        try:
+            return await loop.run_in_executor(self._reader, self._drive, self._rconn, work, False)
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
+                raise  # a mistake of ours, not an outage
+            raise _unavailable(error) from error
 
     def _drive(self, conn: sqlite3.Connection | None, work: Work[T], write: bool) -> T:
         assert conn is not None, "the database is closed"
@@ -145,13 +155,20 @@ class SqliteBackend(Backend):
     # -- checkpoints, off the write path ----------------------------------------------------
     def _checkpoint_loop(self) -> None:
         """The checkpoint thread: a checkpoint a second at most, none while nothing is written."""
+        failing = False  # said once when checkpoints start failing, once when they work again
         while not self._closing.wait(CHECKPOINT_EVERY):
             if self._written:
                 self._written = False
                 try:
                     self._checkpoint_now()
                 except sqlite3.Error as error:  # the writer's own checkpoints are the backstop
-                    log.warning("SQLite checkpoint failed: %s", error)
+                    if not failing:
+                        log.warning("SQLite checkpoint failed: %s (said once)", error)
+                    failing = True
+                    continue
+                if failing:
+                    log.warning("SQLite checkpoints work again")
+                failing = False
 
     def _checkpoint_now(self) -> tuple[int, int, int]:
         with self._checkpoint_lock:
@@ -309,6 +326,13 @@ def _check_header(file: Path) -> None:
         )
     if size % page_size:
         raise StoreUnavailable(f"The database {file} is truncated mid-page. {fix}")
+
+
+def _unavailable(error: sqlite3.DatabaseError) -> StoreUnavailable:
+    """SQLite failing while the bot runs (a full disk, an I/O error, a lock held by another
+    program past the busy timeout, a read-only file) is an outage, as a PostgreSQL server
+    going away is: ``StoreUnavailable`` with SQLite's own words."""
+    return StoreUnavailable(f"The database failed: {error}.")
 
 
 def _roll_back(conn: sqlite3.Connection) -> None:

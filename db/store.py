@@ -453,6 +453,11 @@ class Store:
             found += [int(r[0]) for r in rows]
         return found
 
+    async def probe_write(self) -> None:
+        """A write transaction that changes nothing: StoreUnavailable while writes fail (a
+        SQLite file locked by another program still answers reads)."""
+        await self._write(one("SELECT 1"))
+
     async def next_wake(self) -> float | None:
         row = await self._read(one("SELECT MIN(wake_at) FROM games WHERE wake_at IS NOT NULL"))
         return float(row[0]) if row and row[0] is not None else None

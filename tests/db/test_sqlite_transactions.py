@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from db.errors import StoreUnavailable
 from db.script import Script, one, run
 from db.sqlite import SqliteBackend
 
@@ -55,7 +56,7 @@ async def test_a_failed_commit_is_rolled_back_and_the_next_write_works(
     real = backend._wconn
     assert real is not None
     backend._wconn = FailingCommit(real)  # type: ignore[assignment]
-    with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+    with pytest.raises(StoreUnavailable, match="disk is full"):
         await backend.write(put(2))
     backend._wconn = real
     assert not real.in_transaction
