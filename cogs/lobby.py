@@ -106,6 +106,9 @@ class Lobby(commands.Cog):
         # The look at READY for servers left while away failed (the database was away):
         # each housekeeping pass tries again until it succeeds.
         self._left_unchecked = False
+        # Lobbies posted whose message id the database refused to store (locked by a backup,
+        # a full disk): known here, so their buttons work, and stored by housekeeping.
+        self._unsaved_lobbies: dict[int, int] = {}
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.newgame)
@@ -269,8 +272,19 @@ class Lobby(commands.Cog):
                 log.info("game %s: the new lobby could not be shown: %s", row.id, error)
                 await self.sessions.end(session, "ended")
                 return
-            await self.bot.store.set_table_message(row.id, message_id, now())
             session.row.table_message_id = message_id
+            if not await self._store_lobby_message(row.id, message_id):
+                # The lobby is in the channel for all to see: it works from memory (its
+                # buttons compare with the cached id) while housekeeping stores the id.
+                self._unsaved_lobbies[row.id] = message_id
+
+    async def _store_lobby_message(self, game_id: int, message_id: int) -> bool:
+        try:
+            await self.bot.store.set_table_message(game_id, message_id, now())
+        except Exception as error:
+            log.warning("game %s: storing its lobby message failed: %s", game_id, error)
+            return False
+        return True
 
     async def _lobby_deleted(self, channel_id: int) -> bool:
         """Whether the channel's lobby had lost its message (a moderator deleted it, or
@@ -848,6 +862,9 @@ class Lobby(commands.Cog):
         # abandoned lobbies would hold their channels until a restart.
         if self._left_unchecked:
             self._left_unchecked = not await self.end_games_of_servers_left()
+        for game_id, message_id in list(self._unsaved_lobbies.items()):
+            if await self._store_lobby_message(game_id, message_id):
+                del self._unsaved_lobbies[game_id]
         await self.expire_lobbies()
 
     async def expire_lobbies(self) -> None:
