@@ -160,8 +160,9 @@ class Uno(Game):
     title = "UNO"
     min_players = 2
     max_players = 10
-    # Within one move: the card's player jumped in, ending custom rule 7 (not game state).
-    _face_down_by_jump = False
+    # Within one move: the card's player jumped in, ending custom rule 7; where the jump-in's
+    # own line is in the move's events (-1: no such jump-in). Not game state.
+    _face_down_by_jump = -1
     summary = (
         "Match the top card of the discard pile by colour, number or symbol, or play a Wild; "
         "action cards skip, reverse, and make the next player draw. Call UNO when you play "
@@ -563,9 +564,9 @@ class Uno(Game):
             self.face_up = -1  # custom rule 7 lasts until the card's player's next turn
             self._remember_all()
             ev.append(Event("Hands go face down again."))
-        elif self._face_down_by_jump:
-            ev.append(Event("Hands go face down again."))
-        self._face_down_by_jump = False
+        elif self._face_down_by_jump >= 0:
+            ev.insert(self._face_down_by_jump + 1, Event("Hands go face down again."))
+        self._face_down_by_jump = -1
         self._refresh()
         return ev
 
@@ -619,10 +620,11 @@ class Uno(Game):
         self.cur = s
         if jump and s == self.face_up:
             # Jumping in takes this player's next turn: custom rule 7's face-up hands end
-            # (told after the play, in ``_apply``, as when the turn comes round in order).
+            # (told right after the jump-in's line, in ``_apply``: the play's effects, a
+            # round's end among them, come after it).
             self.face_up = -1
             self._remember_all()
-            self._face_down_by_jump = True
+            self._face_down_by_jump = len(ev)
         hand.remove(card)
         if self.known:
             self._forget(s, [card])

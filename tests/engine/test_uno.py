@@ -1044,3 +1044,20 @@ def test_the_uno_call_twins_kept_in_memory_are_bounded() -> None:
         twin = uno._called(Action(f"play:WS:R:{player}", "Wild Swap Hands"))
         assert twin.id == f"play+uno:WS:R:{player}"
     assert len(uno._CALLED) <= uno.CALLED_KEPT
+
+
+def test_the_face_down_line_follows_a_winning_jump_in_at_once() -> None:
+    """ann plays Wild Custom #7 (hands face up until her next turn), bob plays Red 5 and ann
+    jumps in with her last card, the other Red 5, winning the round. Before (this
+    session's second version), the face-down line was told after the round's end and
+    scoring, as if the hands went face down in the next round. Now it comes right after
+    the jump-in's line."""
+    game = custom(7, [["WC7", "R5"], ["R5", "G1"], ["B4", "Y1"]], options={"jump_in": True})
+    game.apply(ANN, "play:WC7:R")
+    game.apply(BOB, "play:R5")
+    events = game.apply(ANN, "play:R5")
+    lines = [e.public for e in events if e.public]
+    assert "Hands go face down again." in lines, lines
+    jumped = next(i for i, line in enumerate(lines) if "jumps in" in line)
+    face_down = lines.index("Hands go face down again.")
+    assert face_down == jumped + 1, f"told in this order: {lines}"
