@@ -28,7 +28,7 @@ from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from cogs.show import table_link
 from cogs.visibility import visible
-from db import ChannelBusy
+from db import ChannelBusy, StoreUnavailable
 from engine import Option
 from engine.bots import LEVELS
 from engine.options import InvalidOption, validate_options
@@ -37,6 +37,10 @@ if TYPE_CHECKING:
     from bot import CardBot
 
 log = logging.getLogger(__name__)
+UNKEPT = (
+    "This lobby was closed: the database isn't answering right now. "
+    "Please try `/newgame` again in a moment."
+)
 
 BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Ito")
 TIMER_RANGE = (30, 600)  # seconds; 0 turns the timer off
@@ -106,9 +110,6 @@ class Lobby(commands.Cog):
         # The look at READY for servers left while away failed (the database was away):
         # each housekeeping pass tries again until it succeeds.
         self._left_unchecked = False
-        # Lobbies posted whose message id the database refused to store (locked by a backup,
-        # a full disk): known here, so their buttons work, and stored by housekeeping.
-        self._unsaved_lobbies: dict[int, int] = {}
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.newgame)
@@ -246,12 +247,16 @@ class Lobby(commands.Cog):
             # The channel's lobby had lost its message: closed, so this one opens.
             await self._open(interaction, kind, options, settings, bots, invited, rematch_of)
             return
-        if (
-            invited
-            and rematch_of is not None
-            and not await self.bot.store.claim_rematch(rematch_of)
-        ):
-            invited = None  # pinged by an earlier Play again on that post already
+        if invited and rematch_of is not None:
+            try:
+                claimed = await self.bot.store.claim_rematch(rematch_of)
+            except StoreUnavailable as error:
+                # The lobby exists now: it is posted, pinging nobody (the claim that would
+                # keep a second Play again from pinging again could not be stored).
+                log.warning("game %s: claiming its rematch failed: %s", row.id, error)
+                claimed = False
+            if not claimed:
+                invited = None  # pinged by an earlier Play again on that post already
         # Under the new game's lock until its message id is stored: a Join pressed the
         # instant the lobby appears waits for it instead of finding no lobby message.
         async with self.sessions.lock(row.id):
@@ -273,18 +278,28 @@ class Lobby(commands.Cog):
                 await self.sessions.end(session, "ended")
                 return
             session.row.table_message_id = message_id
-            if not await self._store_lobby_message(row.id, message_id):
-                # The lobby is in the channel for all to see: it works from memory (its
-                # buttons compare with the cached id) while housekeeping stores the id.
-                self._unsaved_lobbies[row.id] = message_id
+            try:
+                await self.bot.store.set_table_message(row.id, message_id, now())
+            except Exception as error:
+                log.warning("game %s: storing its lobby message failed: %s", row.id, error)
+                await self._close_unkept(interaction, session, message_id)
 
-    async def _store_lobby_message(self, game_id: int, message_id: int) -> bool:
+    async def _close_unkept(
+        self, interaction: discord.Interaction, session: Session, message_id: int
+    ) -> None:
+        """The lobby is in the channel, but the database would not keep its message (a lock
+        held by a backup, a full disk): its buttons would be refused after the next reload,
+        and a restart would lose it. It is closed at once, and says so."""
+        channel_id = session.row.channel_id
         try:
-            await self.bot.store.set_table_message(game_id, message_id, now())
-        except Exception as error:
-            log.warning("game %s: storing its lobby message failed: %s", game_id, error)
-            return False
-        return True
+            await self.bot.presenter.edit(channel_id, message_id, Screen(content=UNKEPT))
+        except discord.HTTPException as error:
+            log.info("game %s: the unkept lobby could not be closed: %s", session.id, error)
+        try:
+            await self.sessions.end(session, "ended")
+        except Exception as error:  # the database is still away: the lobby expires later
+            log.warning("game %s: closing the unkept lobby failed: %s", session.id, error)
+        await reply(interaction, UNKEPT)
 
     async def _lobby_deleted(self, channel_id: int) -> bool:
         """Whether the channel's lobby had lost its message (a moderator deleted it, or
@@ -862,9 +877,6 @@ class Lobby(commands.Cog):
         # abandoned lobbies would hold their channels until a restart.
         if self._left_unchecked:
             self._left_unchecked = not await self.end_games_of_servers_left()
-        for game_id, message_id in list(self._unsaved_lobbies.items()):
-            if await self._store_lobby_message(game_id, message_id):
-                del self._unsaved_lobbies[game_id]
         await self.expire_lobbies()
 
     async def expire_lobbies(self) -> None:

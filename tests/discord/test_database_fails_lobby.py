@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests.discord.driver import controls
+
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
@@ -54,13 +56,18 @@ def fail_once(match: str, text: str = "database is locked") -> Callable[[str], A
     return fail
 
 
-async def test_a_lobby_whose_message_id_could_not_be_stored_still_works(simcord_env) -> None:
+async def test_a_lobby_whose_message_id_could_not_be_stored_is_closed_and_says_so(
+    simcord_env,
+) -> None:
     """/newgame while another program (a backup, the sqlite3 shell) holds the database lock
     just as the lobby's message id is stored. Before, the lobby was posted publicly with
     Join/Start buttons, yet the host was told privately "Something went wrong on my side;
     nothing was changed", and every press on it answered "That button doesn't belong to
-    this lobby" until it expired half an hour later. Now the lobby works from the id the
-    bot keeps in memory, and housekeeping stores it once the database allows."""
+    this lobby" until it expired half an hour later, blocking the channel. Now the lobby
+    is closed at once and says why, the host is told the same, and the next /newgame
+    opens a lobby that works."""
+    from cogs.lobby import UNKEPT
+
     env = simcord_env
     guild = env.create_guild()
     channel = guild.create_text_channel("uno")
@@ -71,13 +78,36 @@ async def test_a_lobby_whose_message_id_could_not_be_stored_still_works(simcord_
     _ = env.errors
     conn.fail = None
     said = [f.content for f in opened.followups] if opened.followups else []
+    assert any(UNKEPT in (s or "") for s in said), said
+    assert not any("nothing was changed" in (s or "") for s in said), said
+    closed = channel.last_message
+    assert closed is not None and UNKEPT in (closed.content or "")
+    assert not closed.components, "the closed lobby still offers buttons"
+    again = await ann.slash(channel, "newgame uno", turn_timer=0)
+    assert not again.ephemeral, "the channel stayed blocked by the closed lobby"
     lobby = channel.last_message
-    assert lobby is not None and not lobby.flags.ephemeral, "no lobby posted"
     joined = await bea.click(lobby, label="Join")
-    answers = [joined.response and joined.response.content] + [
-        f.content for f in (joined.followups or [])
-    ]
-    # The lobby in the channel must either work, or not pretend to be open.
-    assert not any("doesn't belong" in (a or "") for a in answers), (
-        f"a live-looking lobby refuses Join: {answers}; the host was told {said}"
-    )
+    assert not joined.ephemeral, joined.response and joined.response.content
+
+
+async def test_play_again_whose_claim_fails_still_posts_its_lobby(simcord_env) -> None:
+    """bea presses Play again on an ended game just as another program takes the database
+    lock: the rematch lobby's row is created, then claiming the post's one ping fails.
+    Before, bea was told "nothing was changed" while the new lobby held the channel with
+    no message anyone could see, until it expired. Now the lobby is posted (pinging
+    nobody), and it works."""
+    from tests.discord.test_rematch import _ended
+
+    env = simcord_env
+    table, post = await _ended(env)
+    _ann, bea, cy = table.members.values()
+    conn = faulty(env)
+    conn.fail = fail_once("UPDATE games SET settings")
+    first = await bea.click(post, label="Play again")
+    conn.fail = None
+    _ = env.errors
+    assert not first.ephemeral, first.response and first.response.content
+    lobby = table.channel.last_message
+    assert lobby is not None and any(c.label == "Join" for c in controls(lobby))
+    joined = await cy.click(lobby, label="Join")
+    assert not joined.ephemeral, joined.response and joined.response.content
