@@ -226,6 +226,11 @@ class Timers(commands.Cog):
                     break
             if not self.sessions.clocks_stored_since(game_id, began):
                 await self._settle(game_id)
+        except StoreUnavailable as error:
+            # An outage (said once by the loop), not a bug: the claim's lease brings the
+            # clock back, and the time that passes meanwhile is given back.
+            log.info("game %s: clock: %s", game_id, error)
+            self.heard_outage()
         except Exception as error:
             log_failure(f"game {game_id}: clock", error)
         finally:

@@ -454,9 +454,10 @@ class Store:
         return found
 
     async def probe_write(self) -> None:
-        """A write transaction that changes nothing: StoreUnavailable while writes fail (a
-        SQLite file locked by another program still answers reads)."""
-        await self._write(one("SELECT 1"))
+        """A write that changes nothing: StoreUnavailable while writes fail (a SQLite file
+        locked by another program still answers reads). A row is written, not only a
+        transaction begun: on a full disk only writing pages fails."""
+        await self._write(run("UPDATE meta SET value = value WHERE key = 'application'"))
 
     async def next_wake(self) -> float | None:
         row = await self._read(one("SELECT MIN(wake_at) FROM games WHERE wake_at IS NOT NULL"))
