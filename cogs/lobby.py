@@ -110,6 +110,9 @@ class Lobby(commands.Cog):
         # The look at READY for servers left while away failed (the database was away):
         # each housekeeping pass tries again until it succeeds.
         self._left_unchecked = False
+        # Lobbies closed on Discord whose ending the database refused (``_close_unkept``):
+        # ended again by housekeeping, or by the next /newgame in their channel.
+        self._unclosed: set[int] = set()
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.newgame)
@@ -295,17 +298,35 @@ class Lobby(commands.Cog):
             await self.bot.presenter.edit(channel_id, message_id, Screen(content=UNKEPT))
         except discord.HTTPException as error:
             log.info("game %s: the unkept lobby could not be closed: %s", session.id, error)
-        try:
+        try:  # under the game's lock already (``_open``)
             await self.sessions.end(session, "ended")
-        except Exception as error:  # the database is still away: the lobby expires later
+        except Exception as error:
             log.warning("game %s: closing the unkept lobby failed: %s", session.id, error)
+            self._unclosed.add(session.id)
         await reply(interaction, UNKEPT)
+
+    async def _end_unkept(self, game_id: int) -> bool:
+        """End an unkept lobby in the database; False if it refused again."""
+        try:
+            async with self.sessions.lock(game_id):
+                session = await self.sessions.get(game_id)
+                if session is not None and session.row.status == "lobby":
+                    await self.sessions.end(session, "ended")
+        except Exception as error:
+            log.warning("game %s: closing the unkept lobby failed: %s", game_id, error)
+            return False
+        return True
 
     async def _lobby_deleted(self, channel_id: int) -> bool:
         """Whether the channel's lobby had lost its message (a moderator deleted it, or
         purged the channel) and is now closed: it would hold the channel for its whole
         timeout with nothing anyone can press (the bot hears of no deletion)."""
         row = await self.bot.store.open_game_in_channel(channel_id)
+        if row is not None and row.id in self._unclosed:
+            if await self._end_unkept(row.id):  # closed on Discord already: ended here now
+                self._unclosed.discard(row.id)
+                return True
+            return False
         if row is None or row.status != "lobby" or row.table_message_id is None:
             return False  # a game, or a lobby whose message is being posted right now
         try:
@@ -877,6 +898,9 @@ class Lobby(commands.Cog):
         # abandoned lobbies would hold their channels until a restart.
         if self._left_unchecked:
             self._left_unchecked = not await self.end_games_of_servers_left()
+        for game_id in list(self._unclosed):
+            if await self._end_unkept(game_id):
+                self._unclosed.discard(game_id)
         await self.expire_lobbies()
 
     async def expire_lobbies(self) -> None:

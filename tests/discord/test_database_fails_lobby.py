@@ -111,3 +111,47 @@ async def test_play_again_whose_claim_fails_still_posts_its_lobby(simcord_env) -
     assert lobby is not None and any(c.label == "Join" for c in controls(lobby))
     joined = await cy.click(lobby, label="Join")
     assert not joined.ephemeral, joined.response and joined.response.content
+
+
+def fail_each_once(*matches: str, text: str = "database is locked") -> Callable[[str], Any]:
+    left = {m: 1 for m in matches}
+
+    def fail(sql: str) -> BaseException | None:
+        for m in matches:
+            if left[m] and sql.startswith(m):
+                left[m] -= 1
+                return sqlite3.OperationalError(text)
+        return None
+
+    return fail
+
+
+async def test_an_unkept_lobby_whose_closing_also_failed_does_not_block_the_channel(
+    simcord_env,
+) -> None:
+    """/newgame while a backup holds the database lock both when the lobby's message id is
+    stored and when the lobby is then closed. The host and channel are told "This lobby was
+    closed ... Please try `/newgame` again in a moment". Before (this session's first
+    version), once the database was back /newgame in that channel was still refused until
+    the lobby expired. Now the closing is tried again by the next /newgame there (and by
+    housekeeping), and the new lobby opens."""
+    from cogs.lobby import UNKEPT
+
+    env = simcord_env
+    guild = env.create_guild()
+    channel = guild.create_text_channel("uno")
+    ann = guild.add_member(env.create_user("ann"))
+    conn = faulty(env)
+    conn.fail = fail_each_once(
+        "UPDATE games SET table_message_id", "UPDATE games SET status = 'cancelled'"
+    )
+    await ann.slash(channel, "newgame uno", turn_timer=0)
+    _ = env.errors
+    conn.fail = None
+    closed = channel.last_message
+    assert closed is not None and UNKEPT in (closed.content or "")
+    assert not closed.components
+    await env.advance_time(300)  # housekeeping passes run meanwhile
+    again = await ann.slash(channel, "newgame uno", turn_timer=0)
+    said = again.response and again.response.content
+    assert not again.ephemeral, f"told to try again, then refused five minutes later: {said!r}"
