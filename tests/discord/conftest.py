@@ -6,11 +6,10 @@ from typing import Any
 
 import emoji as emoji_list
 import pytest
-from simcord.backend.errors import BackendError
-from simcord.http import router
 
 from bot import CardBot, create_bot
 from config import Settings
+from tests.discord.rest_checks import add_check, invalid_form, writes_message
 
 
 @pytest.fixture
@@ -83,16 +82,9 @@ def _unknown_emojis(node: Any, path: str = "") -> list[str]:
 def discord_checks_unicode_emojis(monkeypatch: pytest.MonkeyPatch) -> None:
     """Discord's own check, which the simulator lacks: an emoji on a component must be one it
     knows, else the whole message is refused (400, 50035 "Invalid emoji")."""
-    dispatch = router.dispatch
 
-    def checked(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
-        body = kwargs.get("json")
-        if method in ("POST", "PATCH") and body is not None:
-            unknown = _unknown_emojis(body)
-            if unknown:
-                raise BackendError(
-                    400, 50035, "Invalid Form Body", errors={unknown[0]: "Invalid emoji"}
-                )
-        return dispatch(backend, method, path, *args, **kwargs)
+    def check(backend: Any, method: str, path: str, body: Any) -> None:
+        if writes_message(method, body) and (unknown := _unknown_emojis(body)):
+            raise invalid_form(unknown[0], "Invalid emoji")
 
-    monkeypatch.setattr(router, "dispatch", checked)
+    add_check(monkeypatch, check)

@@ -12,14 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simcord.backend.errors import BackendError
-from simcord.http import router
 
 from cogs.faces import art, catalog
 from cogs.faces.book import FaceBook
 from cogs.faces.catalog import NoFaces
 from cogs.render import faces
 from tests.discord.driver import Table, controls
+from tests.discord.rest_checks import add_check, invalid_form, writes_message
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -56,24 +55,15 @@ def _component_emoji_ids(body: Any) -> list[int]:
 def discord_checks_component_emojis(simcord_env, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Discord's own check: custom emojis on components must exist. Returns the refusals."""
     refused: list[str] = []
-    dispatch = router.dispatch
 
-    def checked(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
-        body = kwargs.get("json")
-        if method in ("POST", "PATCH") and body is not None:
+    def check(backend: Any, method: str, path: str, body: Any) -> None:
+        if writes_message(method, body):
             known = set(backend.application_emojis)
-            dead = [i for i in _component_emoji_ids(body) if i not in known]
-            if dead:
+            if any(i not in known for i in _component_emoji_ids(body)):
                 refused.append(f"{method} {path}")
-                raise BackendError(
-                    400,
-                    50035,
-                    "Invalid Form Body",
-                    errors={"components.0.components.0.emoji.id": "Invalid emoji"},
-                )
-        return dispatch(backend, method, path, *args, **kwargs)
+                raise invalid_form("components.0.components.0.emoji.id", "Invalid emoji")
 
-    monkeypatch.setattr(router, "dispatch", checked)
+    add_check(monkeypatch, check)
     return refused
 
 
@@ -248,24 +238,16 @@ def hiccups(simcord_env, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """While ``armed`` > 0, the next message naming only emojis that DO exist is refused
     once with Discord's "Invalid emoji" (a hiccup of Discord's, not a deleted face)."""
     state = {"armed": 0, "refused": 0}
-    dispatch = router.dispatch
 
-    def checked(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
-        body = kwargs.get("json")
-        if state["armed"] and method in ("POST", "PATCH") and body is not None:
+    def check(backend: Any, method: str, path: str, body: Any) -> None:
+        if state["armed"] and writes_message(method, body):
             ids = _component_emoji_ids(body)
             if ids and all(i in backend.application_emojis for i in ids):
                 state["armed"] -= 1
                 state["refused"] += 1
-                raise BackendError(
-                    400,
-                    50035,
-                    "Invalid Form Body",
-                    errors={"components.0.components.0.emoji.id": "Invalid emoji"},
-                )
-        return dispatch(backend, method, path, *args, **kwargs)
+                raise invalid_form("components.0.components.0.emoji.id", "Invalid emoji")
 
-    monkeypatch.setattr(router, "dispatch", checked)
+    add_check(monkeypatch, check)
     return state
 
 

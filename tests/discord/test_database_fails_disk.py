@@ -13,27 +13,14 @@ from typing import Any
 import pytest
 
 from tests.discord.driver import Table
+from tests.discord.test_database_fails_lobby import faulty
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
-class FullDisk:
-    """The writer connection on a full disk: every COMMIT fails."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
-        if sql == "COMMIT":
-            raise sqlite3.OperationalError("database or disk is full")
-        return self.conn.execute(sql, *args)
-
-    @property
-    def in_transaction(self) -> bool:
-        return self.conn.in_transaction
-
-    def close(self) -> None:
-        self.conn.close()
+def full_disk(sql: str) -> BaseException | None:
+    """Every COMMIT fails, as on a full disk."""
+    return sqlite3.OperationalError("database or disk is full") if sql == "COMMIT" else None
 
 
 async def test_a_full_disk_is_said_once_not_with_a_traceback_per_click(
@@ -55,9 +42,8 @@ async def test_a_full_disk_is_said_once_not_with_a_traceback_per_click(
         await Table.start(env, "uno", 2, channel_name="other", seed=3),
     ]
     await env.settle()
-    backend = env.bot.store.backend
-    real = backend._wconn
-    backend._wconn = FullDisk(real)
+    conn = faulty(env)
+    conn.fail = full_disk
     caplog.set_level(logging.INFO)
     caplog.clear()
     try:
@@ -72,7 +58,7 @@ async def test_a_full_disk_is_said_once_not_with_a_traceback_per_click(
             assert any("nothing was changed" in (s or "") for s in said), said
             await env.advance_time(5)
     finally:
-        backend._wconn = real
+        conn.fail = None
     traced = [
         r.getMessage().split("\n")[0]
         for r in caplog.records

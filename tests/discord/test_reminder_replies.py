@@ -9,9 +9,9 @@ from typing import Any
 import discord
 import pytest
 from simcord.backend.errors import BackendError
-from simcord.http import router
 
 from tests.discord.driver import Table
+from tests.discord.rest_checks import add_check
 from tests.discord.test_channel_locked import deny_bot
 
 
@@ -21,22 +21,18 @@ def no_history_replies(simcord_env, monkeypatch: pytest.MonkeyPatch) -> list[str
     160002 "Cannot reply without permission to read message history"). The channels named
     ``nohistory`` deny it to the bot. Returns the refused paths."""
     refused: list[str] = []
-    dispatch = router.dispatch
 
-    def checked(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
-        body = kwargs.get("json")
+    def check(backend: Any, method: str, path: str, body: Any) -> None:
         reference = body.get("message_reference") if isinstance(body, dict) else None
         if method == "POST" and reference and path.startswith("/channels/"):
-            channel_id = int(path.split("/")[2])
-            channel = simcord_env.bot.get_channel(channel_id)
+            channel = simcord_env.bot.get_channel(int(path.split("/")[2]))
             if channel is not None and getattr(channel, "name", "") == "nohistory":
                 refused.append(path)
                 raise BackendError(
                     403, 160002, "Cannot reply without permission to read message history"
                 )
-        return dispatch(backend, method, path, *args, **kwargs)
 
-    monkeypatch.setattr(router, "dispatch", checked)
+    add_check(monkeypatch, check)
     return refused
 
 
@@ -71,10 +67,8 @@ async def test_reminders_arrive_where_the_bot_may_not_read_history(
 def reminder_posts(simcord_env, monkeypatch: pytest.MonkeyPatch) -> list[tuple[float, bool]]:
     """Every turn reminder posted (or tried): (loop time, replying to the table)."""
     posts: list[tuple[float, bool]] = []
-    dispatch = router.dispatch
 
-    def watched(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
-        body = kwargs.get("json")
+    def watch(backend: Any, method: str, path: str, body: Any) -> None:
         if (
             method == "POST"
             and path.endswith("/messages")
@@ -82,9 +76,8 @@ def reminder_posts(simcord_env, monkeypatch: pytest.MonkeyPatch) -> list[tuple[f
             and "your turn" in str(body.get("content") or "")
         ):
             posts.append((asyncio.get_running_loop().time(), bool(body.get("message_reference"))))
-        return dispatch(backend, method, path, *args, **kwargs)
 
-    monkeypatch.setattr(router, "dispatch", watched)
+    add_check(monkeypatch, watch)
     return posts
 
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simcord.backend.errors import BackendError
-from simcord.http import router
 
 from cogs import ids
 from tests.discord.driver import controls
+from tests.discord.rest_checks import add_check, invalid_form
 from tests.discord.test_dm_reopened import waiting_player_with_closed_dms
 
 
@@ -25,24 +24,16 @@ from tests.discord.test_dm_reopened import waiting_player_with_closed_dms
 def discord_checks_replies(simcord_env, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Discord's own check: a reply must answer a message that exists. Returns the refusals."""
     refused: list[str] = []
-    dispatch = router.dispatch
 
-    def checked(backend: Any, method: str, path: str, *args: Any, **kwargs: Any) -> Any:
-        body = kwargs.get("json")
+    def check(backend: Any, method: str, path: str, body: Any) -> None:
         reference = body.get("message_reference") if isinstance(body, dict) else None
         if method == "POST" and reference and reference.get("fail_if_not_exists", True):
             channel_id = int(path.split("/")[2])
             if int(reference["message_id"]) not in backend.messages.get(channel_id, {}):
                 refused.append(path)
-                raise BackendError(
-                    400,
-                    50035,
-                    "Invalid Form Body",
-                    errors={"message_reference": "Unknown message"},
-                )
-        return dispatch(backend, method, path, *args, **kwargs)
+                raise invalid_form("message_reference", "Unknown message")
 
-    monkeypatch.setattr(router, "dispatch", checked)
+    add_check(monkeypatch, check)
     return refused
 
 
