@@ -530,8 +530,26 @@ def validate_message(message: JSON) -> dict[str, str]:
     return errors
 
 
+def _known_emoji(mark: Any) -> bool:
+    """A component's emoji as Discord takes it: a custom one (with an id), or a fully-qualified
+    Unicode emoji (``▶️``, not ``▶`` nor a symbol such as ``🂠``)."""
+    if not isinstance(mark, dict) or mark.get("id"):
+        return True
+    try:
+        import emoji  # a test dependency: without it (a bare install) nothing is checked
+    except ImportError:
+        return True
+    data = emoji.EMOJI_DATA.get(str(mark.get("name") or ""))
+    return data is not None and data.get("status") == emoji.STATUS["fully_qualified"]
+
+
 def _validate_interactive(comp: JSON, path: str, errors: dict[str, str], seen: set[str]) -> None:
     ctype = comp.get("type")
+    if not _known_emoji(comp.get("emoji")):
+        errors[f"{path}.emoji.name"] = "Invalid emoji"
+    for k, opt in enumerate(comp.get("options") or []):
+        if not _known_emoji(opt.get("emoji")):
+            errors[f"{path}.options.{k}.emoji.name"] = "Invalid emoji"
     needs_custom_id = ctype in _SELECT_TYPES or (ctype == 2 and comp.get("style") not in (5, 6))
     if ctype == 2:
         if comp.get("style") not in (1, 2, 3, 4, 5, 6):

@@ -212,6 +212,13 @@ async def test_rest_contract_without_a_bot(fake: FakeDiscord) -> None:
         rows = {"content": "t", "components": [{"type": 1, "components": []}] * 6}
         async with http.post(f"{api}/channels/{fake.channel_id}/messages", json=rows) as resp:
             assert (await resp.json())["code"] == 50035
+        # An emoji Discord does not know on a button (a symbol, not an emoji) is refused.
+        for mark, status in (("🂠", 400), ("▶", 400), ("▶️", 200), ("🃏", 200)):
+            button = {"type": 2, "style": 2, "label": "My hand", "custom_id": "h", "emoji": {}}
+            button["emoji"] = {"name": mark}
+            one = {"content": "t", "components": [{"type": 1, "components": [button]}]}
+            async with http.post(f"{api}/channels/{fake.channel_id}/messages", json=one) as resp:
+                assert resp.status == status, (mark, await resp.json())
 
         posted = {"content": "table", "embeds": [{"title": "UNO"}]}
         async with http.post(f"{api}/channels/{fake.channel_id}/messages", json=posted) as resp:
