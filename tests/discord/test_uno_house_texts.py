@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.discord.driver import Table, controls, message_text, set_uno, target_of
@@ -14,6 +16,17 @@ def button(message, action_id: str):  # type: ignore[no-untyped-def]
     return next(c for c in controls(message) if target_of(c.custom_id) == action_id)
 
 
+async def ann_plays_her_next_to_last_card(env: Any) -> tuple[Table, str, str, Any]:
+    """Jump-in on: ann plays a Red 5, her next-to-last card; cy holds the other Red 5. The
+    table, ann, cy and the table message as it is then (its UNO! button live)."""
+    table = await Table.start(env, "uno", 3, seed=1, jump_in=True)
+    ann, _bea, cy = table.members
+    await set_uno(table, [["R5", "B1"], ["G1", "Y5", "Y6"], ["R5", "G2", "G4"]], "R3", cur=0)
+    await table.act(ann, "play:R5", via="dm")
+    await table.bot.presenter.idle()
+    return table, ann, cy, table.table_message()
+
+
 async def test_uno_pressed_just_after_a_jump_in_is_told_it_is_too_late(
     simcord_env, monkeypatch
 ) -> None:
@@ -23,12 +36,7 @@ async def test_uno_pressed_just_after_a_jump_in_is_told_it_is_too_late(
     a jump-in too"). ann's press lands a moment later. Before, she was told privately "You
     call UNO when you play your next-to-last card (there's a button for it)": exactly what
     she did. Now she is told it is too late, as a late catch is."""
-    table = await Table.start(simcord_env, "uno", 3, seed=1, jump_in=True)
-    ann, _bea, cy = table.members
-    await set_uno(table, [["R5", "B1"], ["G1", "Y5", "Y6"], ["R5", "G2", "G4"]], "R3", cur=0)
-    await table.act(ann, "play:R5", via="dm")
-    await table.bot.presenter.idle()
-    message = table.table_message()
+    table, ann, cy, message = await ann_plays_her_next_to_last_card(simcord_env)
     uno = button(message, "uno")  # the button ann is about to press
 
     async def late(session):  # type: ignore[no-untyped-def]
@@ -81,12 +89,7 @@ async def test_a_second_uno_press_after_a_call_in_time_is_not_told_too_late(
     answered. Before (this session's first wording), "Too late to call UNO: play moved on
     before your call": untrue, she called in time (the view forgets ``uno_called`` at the
     next move). Now the answer makes no claim about her call: play has moved on."""
-    table = await Table.start(simcord_env, "uno", 3, seed=1, jump_in=True)
-    ann, _bea, cy = table.members
-    await set_uno(table, [["R5", "B1"], ["G1", "Y5", "Y6"], ["R5", "G2", "G4"]], "R3", cur=0)
-    await table.act(ann, "play:R5", via="dm")
-    await table.bot.presenter.idle()
-    message = table.table_message()
+    table, ann, cy, message = await ann_plays_her_next_to_last_card(simcord_env)
     uno = button(message, "uno")  # the table's UNO! button
 
     async def late(session):  # type: ignore[no-untyped-def]

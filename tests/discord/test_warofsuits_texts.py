@@ -7,6 +7,23 @@ from engine.games.warofsuits import COLOUR_CARDS
 from tests.discord.driver import Table, message_text
 
 
+async def first_choice(
+    table: Table, hands: list[list[str]], decks: list[list[str]], piles: list[list[str]]
+) -> None:
+    """A battle about to begin: both sides choose, nothing doubled, no Ace in play."""
+    await table.set_state(
+        hands=hands,
+        decks=decks,
+        piles=piles,
+        field=[[], []],
+        pending=[None, None],
+        phase="choose",
+        doubled=[False, False],
+        turn=None,
+        ace=None,
+    )
+
+
 async def test_window_prompt_offers_no_double_once_every_double_is_seen(simcord_env) -> None:
     """Battle: Red K♥ against Black 9♠. Every card Black could double with (9♣, K♣, K♠) has
     already been won into a victory pile, in plain sight; Black still gets the window because
@@ -19,20 +36,8 @@ async def test_window_prompt_offers_no_double_once_every_double_is_seen(simcord_
     red_hand, black_hand = ["KH", "2D", "3D"], ["9S", "AC", "4C"]
     piles = [["9C", "KC", "KS"], []]
     used = set(red_hand + black_hand + piles[0])
-    await table.set_state(
-        hands=[red_hand, black_hand],
-        decks=[
-            [c for c in COLOUR_CARDS[0] if c not in used],
-            [c for c in COLOUR_CARDS[1] if c not in used],
-        ],
-        piles=piles,
-        field=[[], []],
-        pending=[None, None],
-        phase="choose",
-        doubled=[False, False],
-        turn=None,
-        ace=None,
-    )
+    decks = [[c for c in COLOUR_CARDS[s] if c not in used] for s in (0, 1)]
+    await first_choice(table, [red_hand, black_hand], decks, piles)
     await table.act(red, "choose:KH")
     await table.act(black, "choose:9S")
     game = await table.game()
@@ -57,20 +62,11 @@ async def test_long_head_to_head_keeps_the_whole_move_in_recent(simcord_env) -> 
     red_hand, black_hand = ["5D", "2D", "3D"], ["5C", "2C", "3C"]
     red_top = ["4D", "6D", "7D", "8D", "9D", "10D", "JD", "KD"]
     black_top = ["4C", "6C", "7C", "8C", "9C", "10C", "JC", "QC"]
-    await table.set_state(
-        hands=[red_hand, black_hand],
-        decks=[
-            red_top + [c for c in COLOUR_CARDS[0] if c not in red_hand + red_top],
-            black_top + [c for c in COLOUR_CARDS[1] if c not in black_hand + black_top],
-        ],
-        piles=[[], []],
-        field=[[], []],
-        pending=[None, None],
-        phase="choose",
-        doubled=[False, False],
-        turn=None,
-        ace=None,
-    )
+    decks = [
+        red_top + [c for c in COLOUR_CARDS[0] if c not in red_hand + red_top],
+        black_top + [c for c in COLOUR_CARDS[1] if c not in black_hand + black_top],
+    ]
+    await first_choice(table, [red_hand, black_hand], decks, [[], []])
     await table.act(red, "choose:5D")
     await table.act(black, "choose:5C")
     assert (await table.game()).view()["phase"] == "tie"
