@@ -283,26 +283,31 @@ class Lobby(commands.Cog):
             session.row.table_message_id = message_id
             try:
                 await self.bot.store.set_table_message(row.id, message_id, now())
+                return
             except Exception as error:
                 log.warning("game %s: storing its lobby message failed: %s", row.id, error)
-                await self._close_unkept(interaction, session, message_id)
+                await self._end_unkept_locked(session)
+        await self._say_unkept(interaction, row.channel_id, row.id, message_id)
 
-    async def _close_unkept(
-        self, interaction: discord.Interaction, session: Session, message_id: int
-    ) -> None:
+    async def _end_unkept_locked(self, session: Session) -> None:
         """The lobby is in the channel, but the database would not keep its message (a lock
         held by a backup, a full disk): its buttons would be refused after the next reload,
-        and a restart would lose it. It is closed at once, and says so."""
-        channel_id = session.row.channel_id
+        and a restart would lose it. Ended at once (under the game's lock, in ``_open``);
+        if the database refuses that too, ended later (``_unclosed``)."""
         try:
-            await self.bot.presenter.edit(channel_id, message_id, Screen(content=UNKEPT))
-        except discord.HTTPException as error:
-            log.info("game %s: the unkept lobby could not be closed: %s", session.id, error)
-        try:  # under the game's lock already (``_open``)
             await self.sessions.end(session, "ended")
         except Exception as error:
             log.warning("game %s: closing the unkept lobby failed: %s", session.id, error)
             self._unclosed.add(session.id)
+
+    async def _say_unkept(
+        self, interaction: discord.Interaction, channel_id: int, game_id: int, message_id: int
+    ) -> None:
+        """The unkept lobby's message and its host say it was closed (after the lock)."""
+        try:
+            await self.bot.presenter.edit(channel_id, message_id, Screen(content=UNKEPT))
+        except discord.HTTPException as error:
+            log.info("game %s: the unkept lobby could not be closed: %s", game_id, error)
         await reply(interaction, UNKEPT)
 
     async def _end_unkept(self, game_id: int) -> bool:
