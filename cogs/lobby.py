@@ -28,7 +28,7 @@ from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from cogs.show import table_link
 from cogs.visibility import visible
-from db import ChannelBusy, StoreUnavailable
+from db import ChannelBusy, HostBusy, StoreUnavailable
 from engine import Option
 from engine.bots import LEVELS
 from engine.options import InvalidOption, validate_options
@@ -48,6 +48,16 @@ BUSY = (
     "This channel already has a game. Finish it (or `/endgame`) first, "
     "or start one in another channel."
 )
+
+
+def host_busy(channel_ids: list[int]) -> str:
+    """Why a member may not open another lobby: where theirs are."""
+    where = ", ".join(f"<#{c}>" for c in channel_ids)
+    lobbies = "1 lobby" if len(channel_ids) == 1 else f"{len(channel_ids)} lobbies"
+    return (
+        f"You already have {lobbies} open in this server ({where}). "
+        "Start or cancel one of them first."
+    )
 
 
 def bot_name(index: int) -> str:
@@ -249,6 +259,9 @@ class Lobby(commands.Cog):
                 return
             # The channel's lobby had lost its message: closed, so this one opens.
             await self._open(interaction, kind, options, settings, bots, invited, rematch_of)
+            return
+        except HostBusy as error:
+            await reply(interaction, host_busy(error.channel_ids))
             return
         if invited and rematch_of is not None:
             try:

@@ -2,6 +2,7 @@
 
 from db.errors import (
     ChannelBusy,
+    HostBusy,
     SaveUncertain,
     SeatRemoved,
     StaleVersion,
@@ -14,6 +15,7 @@ from db.store import Result, SeatChange, Store
 __all__ = [
     "ChannelBusy",
     "GameRow",
+    "HostBusy",
     "Result",
     "SaveUncertain",
     "SeatChange",

@@ -23,6 +23,14 @@ class ChannelBusy(Exception):
     """This channel already has an open game."""
 
 
+class HostBusy(Exception):
+    """The member already hosts as many lobbies in this server as one member may."""
+
+    def __init__(self, channel_ids: list[int]) -> None:
+        super().__init__(f"lobbies open in channels {channel_ids}")
+        self.channel_ids = channel_ids  # where their open lobbies are
+
+
 class StaleVersion(Exception):
     """The game moved on since it was loaded (optimistic check failed)."""
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from db.backend import Backend
-from db.errors import ChannelBusy, Conflict, SeatRemoved, StaleVersion
+from db.errors import ChannelBusy, Conflict, HostBusy, SeatRemoved, StaleVersion
 from db.migrate import migrate
 from db.rows import (
     GAME_COLUMNS,
@@ -35,6 +35,9 @@ from db.rows import (
 from db.script import Op, Script, lock, many, one, run, single
 
 OPEN = "status IN ('lobby', 'active')"  # a literal, so SQLite uses the partial indexes
+# Lobbies one member may have open in a server at once: each holds a channel until it starts
+# or expires, so one member cannot block a server's channels with lobbies nobody joins.
+LOBBIES_PER_HOST = 3
 # A game that started and ended, whose end may be unshown (``games_undrawn_ended``).
 ENDED = "status IN ('finished', 'cancelled') AND state IS NOT NULL"
 # A new revision for what changes nothing shown (which message is the table, the reminder's
@@ -158,10 +161,22 @@ class Store:
         bots: Sequence[tuple[int, str, str]] = (),
     ) -> GameRow:
         """A lobby with the host seated (and ``bots``: (id, name, level)); ChannelBusy if the
-        channel has an open game."""
+        channel has an open game, HostBusy if the host already has ``LOBBIES_PER_HOST`` open
+        lobbies in this server."""
         now = self.clock()
 
         def script() -> Script[int]:
+            # Checked and inserted in one transaction, the host's lobbies locked meanwhile:
+            # two /newgame at the same instant (one per channel) cannot both pass.
+            yield lock("host", guild_id, host_id)
+            held = yield many(
+                f"SELECT channel_id FROM games WHERE guild_id = ? AND {OPEN}"
+                " AND status = 'lobby' AND host_id = ? ORDER BY id",
+                guild_id,
+                host_id,
+            )
+            if len(held) >= LOBBIES_PER_HOST:
+                raise HostBusy([int(r[0]) for r in held])
             row = yield one(
                 "INSERT INTO games (guild_id, channel_id, kind, host_id, options, seed,"
                 " settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
