@@ -38,7 +38,8 @@ async def test_a_long_list_of_open_games_says_how_many_more_there_are(simcord_en
     guild = env.create_guild()
     ann = guild.add_member(env.create_user("ann"))
     for i in range(55):
-        opened = await ann.slash(guild.create_text_channel(f"t{i}"), "newgame uno", turn_timer=0)
+        host = guild.add_member(env.create_user(f"host{i}"))  # a member may open 3 lobbies
+        opened = await host.slash(guild.create_text_channel(f"t{i}"), "newgame uno", turn_timer=0)
         assert not opened.ephemeral
     listed = await ann.slash(guild.create_text_channel("general"), "games")
     text = message_text(listed.response)
