@@ -48,10 +48,13 @@ STALE = 3.0  # seconds after a listing in which a refusal is of a message drawn 
 
 
 def temporary(error: BaseException) -> bool:
-    """A failure of Discord's side or of the network, worth trying again later."""
+    """A failure of Discord's side or of the network, or a rate limit discord.py gave up
+    waiting out (429): worth trying again later."""
     if isinstance(error, discord.HTTPException):
-        return error.status >= 500
-    return isinstance(error, (aiohttp.ClientError, OSError, asyncio.TimeoutError))
+        return error.status >= 500 or error.status == 429
+    return isinstance(
+        error, (discord.RateLimited, aiohttp.ClientError, OSError, asyncio.TimeoutError)
+    )
 
 
 def unknown_emoji(error: BaseException) -> bool:
