@@ -40,6 +40,14 @@ _LOCK = "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))"
 # A statement over ``command_timeout`` (TimeoutError), a lock not granted within
 # ``lock_timeout``, or a statement the server cancelled: the database is too slow now.
 SLOW = (TimeoutError, asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError)
+# The server is up but cannot do the work now: a full disk or too little memory (SQLSTATE
+# class 53), an I/O error (58), a read-only server (a standby after a failover): an outage,
+# as SQLite's own errors are, not a bug.
+DOWN = (
+    asyncpg.InsufficientResourcesError,
+    asyncpg.PostgresSystemError,
+    asyncpg.ReadOnlySQLTransactionError,
+)
 # Seconds a session may stay idle inside a transaction (ours never do, between statements of
 # a script) before the server ends it and frees its locks.
 IDLE_IN_TX = 60.0
@@ -224,12 +232,16 @@ class PostgresBackend(Backend):
             return await self._retrying(work, True)
         except SLOW as error:
             raise self._slow(error) from error
+        except DOWN as error:
+            raise self._unavailable(error) from error
 
     async def read(self, work: Work[T]) -> T:
         try:
             return await self._retrying(work, False)
         except SLOW as error:
             raise self._slow(error) from error
+        except DOWN as error:
+            raise self._unavailable(error) from error
 
     def _slow(self, error: BaseException) -> StoreUnavailable:
         what = "a lock it needed" if isinstance(error, asyncpg.LockNotAvailableError) else "it"
@@ -245,6 +257,8 @@ class PostgresBackend(Backend):
                     return await self._op(conn, op)
             except SLOW as error:
                 raise self._slow(error) from error
+            except DOWN as error:
+                raise self._unavailable(error) from error
             except BaseException as error:
                 if not _lost(error):
                     raise
