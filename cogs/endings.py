@@ -253,7 +253,7 @@ class Endings(commands.Cog):
                     self.bot.presenter.update(session, once=count > 0)
             self._looks = looks  # games shown since are forgotten
         except Exception as error:
-            log_failure("redrawing games a stop left unshown", error)
+            log_failure("redrawing games a stop left unshown", error, self.bot)
 
     async def catch_up(self) -> None:
         """Finish what a crash interrupted: games that ended but whose end was never posted."""
@@ -269,7 +269,7 @@ class Endings(commands.Cog):
                     self._caught_up.add(row.id)
                     self.bot.presenter.update(session, table=first, dms=first, jobs=[self.announce])
         except Exception as error:
-            log_failure("catching up finished games", error)
+            log_failure("catching up finished games", error, self.bot)
 
 
 async def setup(bot: CardBot) -> None:

@@ -800,7 +800,7 @@ class Lobby(commands.Cog):
         try:
             rows = await self.bot.store.open_game_guilds()
         except Exception as error:
-            log_failure("looking for games of servers the bot left", error)
+            log_failure("looking for games of servers the bot left", error, self.bot)
             return False
         left = [
             game_id
@@ -831,7 +831,7 @@ class Lobby(commands.Cog):
                     self.bot.presenter.table_gone(session)
                     self.bot.presenter.update(session, table=False)  # the DMs: "ended early"
             except Exception as error:
-                log_failure(f"game {game_id}: ending it ({why})", error)
+                log_failure(f"game {game_id}: ending it ({why})", error, self.bot)
                 done = False
         return done
 
@@ -927,13 +927,13 @@ class Lobby(commands.Cog):
         try:
             stale = await self.bot.store.stale_lobbies(cutoff)
         except Exception as error:
-            log_failure("expiring lobbies", error)
+            log_failure("expiring lobbies", error, self.bot)
             return
         for game_id in stale:
             try:
                 await self.expire(game_id, cutoff)
             except Exception as error:
-                log_failure(f"lobby {game_id}: expiring", error)
+                log_failure(f"lobby {game_id}: expiring", error, self.bot)
 
     async def expire(self, game_id: int, cutoff: float) -> None:
         async with self.sessions.lock(game_id):

@@ -304,7 +304,7 @@ class Play(commands.Cog):
             try:  # opened again, maybe
                 await self.presenter.retry_dm(session, interaction.user.id)
             except Exception as error:
-                log_failure(f"game {game_id}: trying a closed DM again", error)
+                log_failure(f"game {game_id}: trying a closed DM again", error, self.bot)
         if session.row.status == "active" and self._new_name(interaction, session):
             try:  # answered first: the rename waits for the game's lock, not the player
                 async with self.sessions.lock(game_id):
@@ -314,7 +314,7 @@ class Play(commands.Cog):
                         # No move follows to redraw it: the table shows the name now.
                         self.bot.presenter.update(current)
             except Exception as error:
-                log_failure(f"game {game_id}: renaming a seat", error)
+                log_failure(f"game {game_id}: renaming a seat", error, self.bot)
 
     @app_commands.command(name="hand", description="See your hand in this channel's game.")
     @app_commands.guild_only()

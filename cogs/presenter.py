@@ -275,7 +275,7 @@ class Presenter:
             async with sessions.lock(session.id):
                 current = await sessions.get(session.id)
         except Exception as error:
-            log_failure(f"game {session.id}: reload to draw", error)
+            log_failure(f"game {session.id}: reload to draw", error, self.bot)
             return session
         return current if current is not None and current.game is not None else session
 
@@ -300,7 +300,7 @@ class Presenter:
             async with sessions.lock(session.id):
                 await sessions.refresh(session)
         except Exception as error:
-            log_failure(f"game {session.id}: take drawing", error)
+            log_failure(f"game {session.id}: take drawing", error, self.bot)
         return True, session.row.rev
 
     async def _end(
@@ -323,7 +323,7 @@ class Presenter:
                 # the copy just drawn.
                 return await sessions.get(session.id)
         except Exception as error:
-            log_failure(f"game {session.id}: end drawing", error)
+            log_failure(f"game {session.id}: end drawing", error, self.bot)
             return None
 
     def _retry_waiting(self, key: int) -> None:
@@ -399,7 +399,7 @@ class Presenter:
                 self._channel_gone(session, "its thread is locked", "thread_locked")
             return False
         except Exception as error:
-            log_failure(f"game {session.id}: {what} update", error)
+            log_failure(f"game {session.id}: {what} update", error, self.bot)
             return False
 
     # -- the table ------------------------------------------------------------------------
@@ -595,7 +595,7 @@ class Presenter:
                     log.debug("game %s: DM of %s failed again", session.id, user_id)
                 else:
                     self._dm_failed.add((session.id, user_id))
-                    log_failure(f"game {session.id}: DM of {user_id}", result)
+                    log_failure(f"game {session.id}: DM of {user_id}", result, self.bot)
             ok &= not isinstance(result, BaseException)
         return ok
 
@@ -858,7 +858,7 @@ class Presenter:
         try:
             await self.bot.store.mark_drawn({session.id: session.row.rev}, {session.id})
         except Exception as error:
-            log_failure(f"game {session.id}: storing that its end is shown", error)
+            log_failure(f"game {session.id}: storing that its end is shown", error, self.bot)
 
     async def flush_drawn(self) -> None:
         """Store the noted revisions now (also on a graceful stop, so a restart redraws
@@ -870,7 +870,7 @@ class Presenter:
         try:
             await self.bot.store.mark_drawn(drawn, ended)
         except Exception as error:
-            log_failure("storing which games are shown", error)
+            log_failure("storing which games are shown", error, self.bot)
 
     # -- raw REST -------------------------------------------------------------------------
     async def edit(self, channel_id: int, message_id: int, screen: Screen) -> None:

@@ -194,22 +194,19 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
     if faces is not None and faces.refused(original):
         text = FACES_GONE  # logged by the faces; the next click draws the cards as text
     elif text is None:
-        log_failure(describe(interaction), error)
+        log_failure(describe(interaction), error, getattr(interaction, "client", None))
         text = OOPS
     elif isinstance(original, SaveUncertain):
         log.warning("%s: the database was lost while saving", describe(interaction))
     elif isinstance(original, StoreUnavailable):
-        client = getattr(interaction, "client", None)
-        _log_outage(client, describe(interaction), original)
-        failed = getattr(client, "database_failed", None)
-        if failed is not None:
-            failed()  # the clock loop gives back deadlines passing while it lasts
+        log_outage(getattr(interaction, "client", None), describe(interaction), original)
     await reply(interaction, text)
 
 
-def _log_outage(client: Any, what: str, error: StoreUnavailable) -> None:
-    """An ERROR (its message, no stack) at most once a minute per bot; the clicks between
-    at INFO."""
+def log_outage(client: Any, what: str, error: StoreUnavailable) -> None:
+    """The database unavailable: an ERROR (its message, no stack) at most once a minute per
+    bot, the failures between at INFO; the bot's clock loop hears of it (it gives back
+    deadlines passing while it lasts)."""
     moment = asyncio.get_running_loop().time()
     if moment - getattr(client, "outage_said_at", float("-inf")) >= OUTAGE_QUIET:
         if client is not None:
@@ -217,12 +214,19 @@ def _log_outage(client: Any, what: str, error: StoreUnavailable) -> None:
         log.error("%s: the database is unavailable: %s", what, error)
     else:
         log.info("%s: the database is still unavailable", what)
+    failed = getattr(client, "database_failed", None)
+    if failed is not None:
+        failed()
 
 
-def log_failure(what: str, error: BaseException) -> None:
+def log_failure(what: str, error: BaseException, client: Any = None) -> None:
     """Log an unexpected error with its stack but not its message, which may quote a secret
-    (an exception about ``choose:9D`` would put a hidden card in the log)."""
+    (an exception about ``choose:9D`` would put a hidden card in the log). The database
+    unavailable is an outage, not a bug: ``log_outage`` for ``client`` (the bot)."""
     original = getattr(error, "original", error)
+    if isinstance(original, StoreUnavailable):
+        log_outage(client, what, original)
+        return
     stack = "".join(traceback.format_tb(original.__traceback__))
     # SQLite's own words ("database or disk is full") name no value: the one thing the
     # owner needs, kept.

@@ -100,6 +100,9 @@ class Timers(commands.Cog):
         # the time it may look again), for those Discord keeps refusing.
         self._looks: dict[int, tuple[int, float]] = {}
         self._claims_dropped = False
+        # Reminders posted whose message id the database has not kept yet -> (id, whom):
+        # the presenter's retry of that job stores the id instead of posting it again.
+        self._nudges_unsaved: dict[int, tuple[int, tuple[int, ...]]] = {}
 
     async def cog_load(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="game-clocks")
@@ -168,7 +171,7 @@ class Timers(commands.Cog):
                     log.warning("clock pass: %s", error)  # once per outage, not every look
                 delay = min(delay, DOWN_LOOK)  # to hear soon that it is back
             except Exception as error:
-                log_failure("clock pass", error)
+                log_failure("clock pass", error, self.bot)
             if self._woken:
                 continue
             # A plain sleep (which the test simulator's virtual clock drives); wake() cancels it.
@@ -190,7 +193,7 @@ class Timers(commands.Cog):
                 if nearest is None or nearest < was:
                     await self.bot.store.set_wake(game_id, was, nearest)
         except Exception as error:
-            log_failure("handing back the clocks claimed before the start", error)
+            log_failure("handing back the clocks claimed before the start", error, self.bot)
 
     async def redraw_orphans(self, moment: float) -> None:
         """Show the games another process stored a change to but never finished showing (it
@@ -232,7 +235,7 @@ class Timers(commands.Cog):
             log.info("game %s: clock: %s", game_id, error)
             self.heard_outage()
         except Exception as error:
-            log_failure(f"game {game_id}: clock", error)
+            log_failure(f"game {game_id}: clock", error, self.bot)
         finally:
             self._firing.pop(game_id, None)
             self.wake()
@@ -427,7 +430,9 @@ class Timers(commands.Cog):
             move = plain_move(session, int(player))
             if move is None:
                 raise
-            log_failure(f"game {session.id}: a bot's choice (a plain move instead)", error)
+            log_failure(
+                f"game {session.id}: a bot's choice (a plain move instead)", error, self.bot
+            )
             return move
 
     async def _recompute(self, session: Session, moment: float) -> bool:
@@ -522,6 +527,12 @@ class Timers(commands.Cog):
         users = self._still_awaited(session, users)
         if not users:
             return
+        unsaved = self._nudges_unsaved.get(row.id)
+        if unsaved is not None:
+            await self.bot.store.set_nudge_message(row.id, unsaved[0])
+            del self._nudges_unsaved[row.id]
+            if unsaved[1] == tuple(users):
+                return  # this reminder is in the channel already (a retry of its job)
         old = row.nudge_message_id
         if old is not None:
             try:
@@ -563,8 +574,11 @@ class Timers(commands.Cog):
 
             self.bot.presenter.update(session, dms=False, jobs=[again])
             return
-        await self.bot.store.set_nudge_message(row.id, message_id)
+        # In memory first: should storing it fail, the retry stores it, never posts again.
         row.nudge_message_id = message_id
+        self._nudges_unsaved[row.id] = (message_id, tuple(users))
+        await self.bot.store.set_nudge_message(row.id, message_id)
+        del self._nudges_unsaved[row.id]
 
 
 async def setup(bot: CardBot) -> None:
