@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -47,6 +48,7 @@ SWEEP_EVERY = 60.0  # seconds between sweeps of the game cache (``Sessions.sweep
 HOUR = 3600.0  # the longest wait between two redraws of a game Discord keeps refusing
 DOWN_LOOK = 2.0  # seconds between looks while the database is unavailable
 OUTAGES_KEPT = 10  # the database's last outages remembered (deadlines in them start over)
+DELETE_RETRIES = (0.0, 30.0, 120.0, 600.0)  # seconds before each try to delete an old reminder
 
 
 @dataclass(slots=True)
@@ -103,6 +105,7 @@ class Timers(commands.Cog):
         # Reminders posted whose message id the database has not kept yet -> (id, whom):
         # the presenter's retry of that job stores the id instead of posting it again.
         self._nudges_unsaved: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self._deleting: set[asyncio.Task[None]] = set()  # old reminders being deleted
 
     async def cog_load(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="game-clocks")
@@ -110,7 +113,7 @@ class Timers(commands.Cog):
     async def cog_unload(self) -> None:
         if self._task is not None:
             self._task.cancel()
-        for task in self._firing.values():
+        for task in [*self._firing.values(), *self._deleting]:
             task.cancel()
 
     def wake(self) -> None:
@@ -520,8 +523,9 @@ class Timers(commands.Cog):
         return bool(channel.permissions_for(guild.me).read_message_history)
 
     async def post_nudge(self, session: Session, users: list[int], first: bool = True) -> None:
-        """One short message mentioning whose turn it is, with a link to the table; the
-        previous reminder of this game is deleted, so at most one exists at a time."""
+        """One short message mentioning whose turn it is, with a link to the table. The
+        game's previous reminder is deleted right after, off the game's drawing (Discord
+        limits deletes tightly: the table and DMs must not wait on one)."""
         row = session.row
         # Tried again after a failure, the game may have moved on: remind only who it waits for.
         users = self._still_awaited(session, users)
@@ -534,21 +538,6 @@ class Timers(commands.Cog):
             if unsaved[1] == tuple(users):
                 return  # this reminder is in the channel already (a retry of its job)
         old = row.nudge_message_id
-        if old is not None:
-            try:
-                await self.bot.http.delete_message(row.channel_id, old)
-            except (discord.NotFound, discord.Forbidden):
-                pass  # gone already, or not ours to delete any more
-            # Any other failure (a 5xx) raises: the presenter tries the reminder again later,
-            # rather than leave an untrue "your turn" in the channel for good.
-            # A delete can take seconds (Discord's tight limit on deletes): a move made
-            # meanwhile is not reminded of.
-            # (Sharing the database, the move may have been made by another process.)
-            session = await self.sessions.get(row.id) or session
-            row = session.row
-            users = self._still_awaited(session, users)
-            if not users:
-                return  # the deleted id stays stored: deleting it again is a harmless 404
         screen = show.nudge_screen(session, users)
         # Raw REST, as the presenter's edits: no View or Message objects to build and parse.
         # A reply to the table: Discord refuses it if the table is gone (a moderator's purge,
@@ -579,6 +568,33 @@ class Timers(commands.Cog):
         self._nudges_unsaved[row.id] = (message_id, tuple(users))
         await self.bot.store.set_nudge_message(row.id, message_id)
         del self._nudges_unsaved[row.id]
+        if old is not None and old != message_id:
+            self._delete_later(row.channel_id, old)
+        # Posting can take seconds (a 429 waited out): a turn played meanwhile must not keep
+        # an untrue "your turn" in the channel. (Sharing the database, the move may have
+        # been made by another process.) Its id stays stored: deleted again, a harmless 404.
+        current = await self.sessions.get(row.id) or session
+        if not self._still_awaited(current, users):
+            self._delete_later(row.channel_id, message_id)
+
+    def _delete_later(self, channel_id: int, message_id: int) -> None:
+        task = asyncio.create_task(self._delete(channel_id, message_id), name="old-reminder")
+        self._deleting.add(task)
+        task.add_done_callback(self._deleting.discard)
+
+    async def _delete(self, channel_id: int, message_id: int) -> None:
+        """A reminder that is no longer true, deleted; tried again for a while when Discord
+        fails, rather than leave an untrue "your turn" in the channel for good."""
+        for wait in DELETE_RETRIES:
+            await asyncio.sleep(wait)
+            try:
+                await self.bot.http.delete_message(channel_id, message_id)
+                return
+            except (discord.NotFound, discord.Forbidden):
+                return  # gone already, or not ours to delete any more
+            except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+                log.info("deleting an old turn reminder failed: %s", error)
+        log.warning("an old turn reminder in channel %s could not be deleted", channel_id)
 
 
 async def setup(bot: CardBot) -> None:
