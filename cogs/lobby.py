@@ -944,16 +944,9 @@ class Lobby(commands.Cog):
             if session.row.updated_at >= cutoff or not await self.sessions.end(session, "expired"):
                 return
         if session.row.table_message_id:
-            screen = self.lobby(
-                session, closed="This lobby expired. Start a new one with /newgame."
-            )
-            channel = self.bot.get_partial_messageable(session.row.channel_id)
-            try:
-                await channel.get_partial_message(session.row.table_message_id).edit(
-                    **components.message_kwargs(screen)
-                )
-            except discord.HTTPException as error:
-                log.info("lobby %s: could not mark it expired: %s", game_id, error)
+            # Through the presenter, which tries again when Discord fails (a 429, a 5xx):
+            # a closed lobby must not go on offering Join.
+            self._redraw_later(session, closed="This lobby expired. Start a new one with /newgame.")
 
 
 def may_end(interaction: discord.Interaction, session: Session) -> bool:
