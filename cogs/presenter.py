@@ -545,17 +545,26 @@ class Presenter:
             await self._save_table(session)
         finally:
             if old is not None:
-                try:
+                link = show.table_link(session.row)
+
+                async def close_old(_: Session) -> None:
                     # No embed left: the old picture's turn and countdown would go on reading
                     # as live ("Time runs out 2 hours ago") above the notice.
-                    await channel.get_partial_message(old).edit(
-                        content=f"The table moved down ⬇️ {show.table_link(session.row)}",
-                        embed=None,
-                        view=None,
-                        allowed_mentions=discord.AllowedMentions.none(),
-                    )
+                    try:
+                        await channel.get_partial_message(old).edit(
+                            content=f"The table moved down ⬇️ {link}",
+                            embed=None,
+                            view=None,
+                            allowed_mentions=discord.AllowedMentions.none(),
+                        )
+                    except (discord.NotFound, discord.Forbidden):
+                        pass  # deleted, or the channel closed to the bot: nothing to close
+
+                try:
+                    await close_old(session)
                 except discord.HTTPException:
-                    pass
+                    # Discord failing (a 429, a 5xx): tried again later, as other edits are.
+                    self.update(session, table=False, dms=False, jobs=[close_old])
         session.shown.table = version
         if session.row.nudge_message_id is not None:
             await self._relink_reminder(session)
