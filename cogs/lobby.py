@@ -783,8 +783,18 @@ class Lobby(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
-        rows = await self.bot.store.open_games_in_guild(guild.id)
-        await self.gone([r.id for r in rows], "the bot was removed from its server", "server_left")
+        try:
+            rows = await self.bot.store.open_games_in_guild(guild.id)
+        except Exception as error:
+            log_failure("looking for the games of a server the bot left", error, self.bot)
+            rows, done = [], False
+        else:
+            ids = [r.id for r in rows]
+            done = await self.gone(ids, "the bot was removed from its server", "server_left")
+        if not done:
+            # The database failed (PostgreSQL restarting): housekeeping ends them later, as
+            # it does those of a server left while the bot was down (gone from its cache).
+            self._left_unchecked = True
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
