@@ -115,6 +115,7 @@ class Presenter:
         # Retries waiting for their time (``call_later``), run at once by a graceful stop.
         self._waiting: dict[int, tuple[asyncio.TimerHandle, tuple[Session, bool, int, list[Job]]]]
         self._waiting = {}
+        self._waiting_for: dict[int, int] = {}  # game -> the key of its retry waiting
         self._retry_keys = itertools.count()
         self._marking: asyncio.Task[None] | None = None
         self._marked_at = float("-inf")  # loop time of the last batch stored
@@ -233,10 +234,8 @@ class Presenter:
                 wait = (
                     REFUSED_RETRY_AFTER * 2 ** (retries - 1) if refused else RETRY_AFTER * retries
                 )
-                key = next(self._retry_keys)
-                handle = asyncio.get_running_loop().call_later(wait, self._retry_waiting, key)
                 table = pending.table and not refused
-                self._waiting[key] = (handle, (session, table, retries, failed))
+                self._wait_retry(session, wait, table, retries, failed)
             if not session.row.is_open:
                 self._forget(game_id)
             session.drop_views()  # drawn: memory per idle game stays small
@@ -326,9 +325,30 @@ class Presenter:
             log_failure(f"game {session.id}: end drawing", error, self.bot)
             return None
 
+    def _wait_retry(
+        self, session: Session, wait: float, table: bool, retries: int, jobs: list[Job]
+    ) -> None:
+        """Try the game again in ``wait`` seconds; a retry already waiting for it takes this
+        one in instead. Each move's failed pass began a chain of its own before: during a
+        storm of 429s a table was edited five times as often, every call refused again."""
+        key = self._waiting_for.get(session.id)
+        if key is not None and key in self._waiting:
+            handle, (_, table_before, retries_before, jobs_before) = self._waiting[key]
+            merged = jobs_before + [job for job in jobs if job not in jobs_before]
+            retry = (session, table or table_before, max(retries, retries_before), merged)
+            self._waiting[key] = (handle, retry)
+            return
+        key = next(self._retry_keys)
+        handle = asyncio.get_running_loop().call_later(wait, self._retry_waiting, key)
+        self._waiting[key] = (handle, (session, table, retries, jobs))
+        self._waiting_for[session.id] = key
+
     def _retry_waiting(self, key: int) -> None:
         entry = self._waiting.pop(key, None)
         if entry is not None:
+            game_id = entry[1][0].id
+            if self._waiting_for.get(game_id) == key:
+                del self._waiting_for[game_id]
             self._retry(*entry[1])
 
     def _retry(self, session: Session, table: bool, retries: int, jobs: list[Job]) -> None:
@@ -340,6 +360,7 @@ class Presenter:
         refused a moment ago) is tried now, within the stop's drain time, instead of dying
         with the process (only tables, DMs and end posts are caught up at the next start)."""
         waiting, self._waiting = self._waiting, {}
+        self._waiting_for.clear()
         for handle, retry in waiting.values():
             handle.cancel()
             self._retry(*retry)
