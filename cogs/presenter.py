@@ -41,7 +41,7 @@ DM_CLOSED = 50007
 RETRY_AFTER = 5.0  # seconds before trying again what Discord refused with an error
 MAX_RETRIES = 6
 DM_RETRY_EVERY = 300.0  # seconds between tries of a member's closed DMs (``retry_dm``)
-REFUSED_RETRY_AFTER = 60.0  # a post refused (403): tried again 1, 2, 4... minutes later
+REFUSED_RETRY_AFTER = 60.0  # a post refused (403, 429): tried again 1, 2, 4... minutes later
 REPOST_REFUSED_WAIT = 600.0  # an old table whose repost was refused: only edited meanwhile
 UNKNOWN_CHANNEL = 10003  # Discord's error code: the channel (or thread) does not exist
 THREAD_ARCHIVED = 50083  # Discord's error code: a post or edit in an archived thread
@@ -409,7 +409,9 @@ class Presenter:
         except discord.HTTPException as error:
             log.warning("game %s: %s update failed: %s", session.id, what, error)
             self.bot.faces.refused(error)  # a face deleted: text in the retry
-            if isinstance(error, discord.Forbidden):
+            if isinstance(error, discord.Forbidden) or error.status == 429:
+                # Refused, or a rate limit discord.py gave up waiting out (a ban of the bot's
+                # address lasts minutes): tried again minutes apart, not seconds.
                 self._refused.add(session.id)
             if error.code == UNKNOWN_CHANNEL and session.row.is_open:
                 self._channel_gone(session, "Discord no longer knows its channel", "channel_gone")
