@@ -42,6 +42,8 @@ UNKEPT = (
     "Please try `/newgame` again in a moment."
 )
 
+# Seconds a new lobby may go without its message id stored: longer, it is taken as lost.
+POSTING = 15.0
 BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Ito")
 TIMER_RANGE = (30, 600)  # seconds; 0 turns the timer off
 BUSY = (
@@ -276,7 +278,14 @@ class Lobby(commands.Cog):
         # Under the new game's lock until its message id is stored: a Join pressed the
         # instant the lobby appears waits for it instead of finding no lobby message.
         async with self.sessions.lock(row.id):
-            session = await self.sessions.get(row.id)
+            try:
+                session = await self.sessions.get(row.id)
+            except StoreUnavailable:
+                # Nothing posted: the lobby must not hold the channel unseen ("nothing was
+                # changed", the member is told), ended now or by the next /newgame here.
+                if not await self._end_unkept_row(row.id):
+                    self._unclosed.add(row.id)
+                raise
             assert session is not None
             screen = self.lobby(session)
             if invited:
@@ -301,6 +310,11 @@ class Lobby(commands.Cog):
                 log.warning("game %s: storing its lobby message failed: %s", row.id, error)
                 await self._end_unkept_locked(session)
         await self._say_unkept(interaction, row.channel_id, row.id, message_id)
+        if invited and rematch_of is not None:
+            try:  # the players were pinged for a lobby now closed: the next one pings again
+                await self.bot.store.release_rematch(rematch_of)
+            except Exception as error:
+                log.warning("game %s: handing back its rematch ping failed: %s", rematch_of, error)
 
     async def _end_unkept_locked(self, session: Session) -> None:
         """The lobby is in the channel, but the database would not keep its message (a lock
@@ -311,7 +325,8 @@ class Lobby(commands.Cog):
             await self.sessions.end(session, "ended")
         except Exception as error:
             log.warning("game %s: closing the unkept lobby failed: %s", session.id, error)
-            self._unclosed.add(session.id)
+            self._unclosed.add(session.id)  # its buttons refused meanwhile (``on_lobby``)
+            self.sessions.forget(session.id)  # the cached copy holds an id never stored
 
     async def _say_unkept(
         self, interaction: discord.Interaction, channel_id: int, game_id: int, message_id: int
@@ -327,11 +342,20 @@ class Lobby(commands.Cog):
         """End an unkept lobby in the database; False if it refused again."""
         try:
             async with self.sessions.lock(game_id):
-                session = await self.sessions.get(game_id)
-                if session is not None and session.row.status == "lobby":
-                    await self.sessions.end(session, "ended")
+                return await self._end_unkept_row(game_id)
         except Exception as error:
             log.warning("game %s: closing the unkept lobby failed: %s", game_id, error)
+            return False
+
+    async def _end_unkept_row(self, game_id: int) -> bool:
+        """``_end_unkept`` under the game's lock."""
+        try:
+            session = await self.sessions.get(game_id)
+            if session is not None and session.row.status == "lobby":
+                await self.sessions.end(session, "ended")
+        except Exception as error:
+            log.warning("game %s: closing the unkept lobby failed: %s", game_id, error)
+            self.sessions.forget(game_id)
             return False
         return True
 
@@ -345,8 +369,15 @@ class Lobby(commands.Cog):
                 self._unclosed.discard(row.id)
                 return True
             return False
-        if row is None or row.status != "lobby" or row.table_message_id is None:
-            return False  # a game, or a lobby whose message is being posted right now
+        if row is None or row.status != "lobby":
+            return False
+        if row.table_message_id is None:
+            if now() - row.created_at < POSTING:
+                return False  # a lobby whose message is being posted right now
+            # Never posted, or its message id never stored, and its closing lost with a
+            # restart (``_unclosed`` is in memory): nobody can press anything on it.
+            log.info("game %s: a lobby with no message; it is closed", row.id)
+            return await self._end_unkept(row.id)
         try:
             await self.bot.http.get_message(channel_id, row.table_message_id)
             return False
@@ -446,6 +477,9 @@ class Lobby(commands.Cog):
             session = await self.sessions.get(game_id)
             if session is None:
                 await reply(interaction, "I can't find that game any more.")
+                return
+            if game_id in self._unclosed:  # closed as unkept, the database not told yet
+                await reply(interaction, "That lobby was closed.")
                 return
             message = interaction.message
             lobby_message = session.row.table_message_id

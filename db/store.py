@@ -791,6 +791,26 @@ class Store:
 
         return self._revised(game_id, await self.backend.write(script))
 
+    async def release_rematch(self, game_id: int) -> None:
+        """The rematch that claimed this ended game's ping was closed at once (the database
+        would not keep it): the next Play again pings its players again."""
+
+        def script() -> Script[Any]:
+            yield lock("game", game_id)
+            row = yield one(f"SELECT settings FROM games WHERE id = ? AND {ENDED}", game_id)
+            settings = json.loads(row[0]) if row and row[0] else {}
+            if not settings.pop("rematched", None):
+                return None
+            return (
+                yield one(
+                    f"UPDATE games SET settings = ?, {UNSEEN_BUMP} WHERE id = ? RETURNING rev",
+                    dumps(settings),
+                    game_id,
+                )
+            )
+
+        self._revised(game_id, await self.backend.write(script))
+
     async def set_lobby_settings(self, game_id: int, settings: dict[str, Any]) -> bool:
         """Change how a lobby's game will be hosted (its bot level...); bot seats follow."""
         now = self.clock()
