@@ -494,6 +494,10 @@ class Lobby(commands.Cog):
                     "cancelled": "That lobby was closed.",
                 }.get(session.row.status, "That lobby is closed.")
                 await reply(interaction, text)
+                if session.game is None and message is not None and message.id == lobby_message:
+                    # A closed lobby still offering its buttons: its closing edit never
+                    # landed (the bot removed from the server, and invited back since).
+                    self._redraw_later(session)
                 return
             handler: Callable[[discord.Interaction, Session], Coroutine[Any, Any, None]] = {
                 "join": self._join,

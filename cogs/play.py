@@ -104,6 +104,7 @@ class Play(commands.Cog):
                 session, problem = await self.session_for(interaction, game_id)
                 if session is None:
                     await reply(interaction, problem or "That game is not available.")
+                    await self._stale_buttons(interaction, game_id)
                     return
                 origin = self.origin(interaction, session)
                 if origin is None:
@@ -121,6 +122,19 @@ class Play(commands.Cog):
                 break
         if applied is not None and session is not None:
             self.after_move(session, applied)
+
+    async def _stale_buttons(self, interaction: discord.Interaction, game_id: int) -> None:
+        """A button pressed on the table of a game that is over: the table should offer no
+        moves any more (its last redraw never landed: the bot removed from the server and
+        invited back since). Drawn again, as the game is now. (The DMs went out by DM,
+        which a server's removal does not close.)"""
+        message = interaction.message
+        session = await self.sessions.get(game_id)  # an ended game is not kept in memory
+        if session is None or session.row.is_open or session.game is None or message is None:
+            return
+        if message.id == session.row.table_message_id:
+            session.shown.table = None
+            self.presenter.update(session, dms=False)
 
     async def _rename(self, interaction: discord.Interaction, session: Session) -> None:
         """A member who changed their nickname mid-game is shown under it from their next
