@@ -71,6 +71,8 @@ class CardBot(commands.Bot):
             tree_cls=CardTree,
         )
         self.settings = settings
+        self._late_sync: asyncio.Task[None] | None = None  # the command sync, in the background
+        self.fatal: ConfigError | None = None  # found after the start: the bot stops, exit 2
         amortise_bucket_sweep(self.http)  # no O(buckets) scan per new channel (see module)
         limit_requests(self.http, settings.rest_budget())  # within Discord's global limit
         self.tree.error(self.on_app_command_error)
@@ -98,8 +100,29 @@ class CardBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.settings.shard_ids is None or 0 in self.settings.shard_ids:
-            await self.sync_commands()  # one process is enough (the one with shard 0)
+
+    def sync_commands_soon(self) -> None:
+        """The command sync, once connected and in the background: discord.py may wait out
+        a 429 on this tightly limited route for minutes, and meanwhile every game can be
+        played with the commands of the last sync. A refused DEV_GUILD_ID stops the bot.
+        One process syncs (the one with shard 0)."""
+        if self._late_sync is not None:
+            return  # a READY after a reconnect: synced once per start
+        if self.settings.shard_ids is not None and 0 not in self.settings.shard_ids:
+            return
+        sync = asyncio.create_task(self.sync_commands(), name="command-sync")
+        self._late_sync = sync
+        sync.add_done_callback(self._synced)
+
+    def _synced(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()
+        if isinstance(error, ConfigError):
+            self.fatal = error  # said by ``main``, exit code 2
+            asyncio.get_running_loop().create_task(self.close())
+        elif error is not None:
+            log.error("the slash-command sync failed: %r", error)
 
     async def check_owner(self) -> None:
         """One bot application per database. A second one (a staging bot given production's
@@ -186,6 +209,7 @@ class CardBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
+        self.sync_commands_soon()
 
     def serves_guild(self, guild_id: int) -> bool:
         """The server is on one of the shards this process runs (Discord's own formula)."""
@@ -201,6 +225,8 @@ class CardBot(commands.Bot):
         await report_error(interaction, error)
 
     async def close(self) -> None:
+        if self._late_sync is not None:
+            self._late_sync.cancel()
         presenter = getattr(self, "presenter", None)
         if presenter is not None and not self.is_closed():
             # What players should still see (a move's table and DMs, a result) goes out
@@ -350,6 +376,8 @@ async def run(settings: Settings) -> None:
         loop.add_signal_handler(signum, stop)
     async with bot:
         await bot.start(settings.token)
+    if bot.fatal is not None:
+        raise bot.fatal
 
 
 if __name__ == "__main__":
