@@ -27,7 +27,7 @@ from cogs.render.text import member_name, named, plural, safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from cogs.show import table_link
-from cogs.visibility import visible
+from cogs.visibility import gone_channels, visible
 from db import ChannelBusy, HostBusy, StoreUnavailable
 from engine import Option
 from engine.bots import LEVELS
@@ -811,11 +811,13 @@ class Lobby(commands.Cog):
     # -- the server changing under its games --------------------------------------------------
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        gone_channels(self.bot).add(channel.id)  # its games' history needs no lookup
         row = await self.bot.store.open_game_in_channel(channel.id)
         await self.gone([row.id] if row else [], "its channel was deleted", "channel_gone")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        gone_channels(self.bot).add(payload.thread_id)
         row = await self.bot.store.open_game_in_channel(payload.thread_id)
         await self.gone([row.id] if row else [], "its thread was deleted", "channel_gone")
 

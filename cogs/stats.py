@@ -185,10 +185,11 @@ class Stats(commands.Cog):
     # -- /history ----------------------------------------------------------------------------
     async def _visible_history(
         self, interaction: discord.Interaction
-    ) -> tuple[list[GameRow], int, bool]:
+    ) -> tuple[list[GameRow], int, bool, bool]:
         """The newest finished games the member may see (at most HISTORY_SHOWN), how many
-        were looked at, and whether older ones were left unlooked. Paged: a busy private
-        channel's games must not hide a member's own channel's older ones."""
+        were looked at, whether older ones were left unlooked, and whether some channel
+        could not be checked (no lookups left). Paged: a busy private channel's games must
+        not hide a member's own channel's older ones."""
         assert interaction.guild_id is not None
         sight = Sight(interaction)  # each channel decided once for all pages
         rows: list[GameRow] = []
@@ -203,11 +204,11 @@ class Stats(commands.Cog):
                 if await sight.may_see(row.channel_id):
                     rows.append(row)
                     if len(rows) == HISTORY_SHOWN:
-                        return rows, looked, False
+                        return rows, looked, False, sight.undecided
             if len(found) < HISTORY_LOOK:
-                return rows, looked, False
+                return rows, looked, False, sight.undecided
             last = found[-1]
-        return rows, looked, True
+        return rows, looked, True, sight.undecided
 
     @app_commands.command(name="history", description="This server's last finished games.")
     @app_commands.guild_only()
@@ -215,13 +216,18 @@ class Stats(commands.Cog):
     async def history(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         # Only games whose table this member could see (a private channel's stay private).
-        rows, looked, more = await self._visible_history(interaction)
+        rows, looked, more, unchecked = await self._visible_history(interaction)
+        # Channels left unchecked (each deleted or archived one costs Discord a lookup, and a
+        # command may ask so many): said, never passed off as games the member may not see.
+        skipped = "Games in channels I couldn't check just now are not listed."
         if not rows:
             # The same words whether none finished or none is in a channel the member can
             # read: true either way, and it tells nothing of private channels.
             text = "No finished game on this server that you can see yet."
             if more:
                 text = f"None of this server's last {looked} finished games is one you can see."
+            if unchecked:
+                text = f"None of the finished games I could check is one you can see. {skipped}"
             await reply(interaction, text)
             return
         lines = []
@@ -249,6 +255,8 @@ class Stats(commands.Cog):
                 f"**#{row.id} {GAMES[row.kind].title}** — {result} · {len(seats)} players "
                 f"· {when} · [table]({table_link(row)}) · `/replay game:{row.id}`"
             )
+        if unchecked:
+            lines.append(f"-# {skipped}")
         embed = Embed(
             title="📜 Last games here", description=whole_lines(lines, 4000, "older games")
         )

@@ -23,7 +23,8 @@ import discord
 
 log = logging.getLogger(__name__)
 
-LOOKUPS = 10  # REST calls one command may spend on channels and thread members it must ask for
+LOOKUPS = 20  # REST calls one command may spend on channels and thread members it must ask for
+GONE_KEPT = 10_000  # channels known deleted, remembered per bot (ids are never reused)
 
 Place = discord.abc.GuildChannel | discord.Thread
 
@@ -46,6 +47,8 @@ class Sight:
         self.interaction = interaction
         self.lookups = lookups
         self.decided: dict[int, bool] = {}
+        self.undecided = False  # a channel was left undecided: no lookups left
+        self.gone = gone_channels(interaction.client)
 
     async def may_see(self, channel_id: int) -> bool:
         if channel_id not in self.decided:
@@ -54,6 +57,7 @@ class Sight:
 
     def _spend(self) -> bool:
         if self.lookups <= 0:
+            self.undecided = True
             return False
         self.lookups -= 1
         return True
@@ -64,6 +68,8 @@ class Sight:
         if guild is None or not isinstance(member, discord.Member):
             return False
         channel: Place | None = guild.get_channel_or_thread(channel_id)
+        if channel is None and channel_id in self.gone:
+            return False  # deleted: no lookup spent on it again
         if channel is None:  # deleted, or a thread archived since discord.py cached it
             channel = await self._fetch(channel_id)
         if channel is None or channel.guild.id != guild.id:
@@ -79,8 +85,11 @@ class Sight:
             return None
         try:
             found = await self.interaction.client.fetch_channel(channel_id)
-        except (discord.NotFound, discord.Forbidden):
-            return None  # deleted, or hidden from the bot itself
+        except discord.NotFound:
+            self.gone.add(channel_id)
+            return None
+        except discord.Forbidden:
+            return None  # hidden from the bot itself (for now)
         except (discord.HTTPException, discord.InvalidData) as error:
             log.info("channel %s: fetching it failed: %s", channel_id, error)
             return None
@@ -114,6 +123,33 @@ class Sight:
             log.info("thread %s: asking for member %s failed: %s", thread.id, user_id, error)
             return False
         return True
+
+
+class GoneChannels:
+    """Channels (and threads) known deleted: heard of (``Lobby.on_guild_channel_delete``) or
+    found missing; their games need no lookup again. The oldest are forgotten past
+    ``GONE_KEPT`` (a lookup then finds them gone again)."""
+
+    def __init__(self) -> None:
+        self._ids: dict[int, None] = {}
+
+    def add(self, channel_id: int) -> None:
+        self._ids[channel_id] = None
+        if len(self._ids) > GONE_KEPT:
+            del self._ids[next(iter(self._ids))]
+
+    def __contains__(self, channel_id: object) -> bool:
+        return channel_id in self._ids
+
+
+def gone_channels(client: object) -> GoneChannels:
+    """The bot's memory of deleted channels (made with it, on first use)."""
+    gone = getattr(client, "gone_channels", None)
+    if not isinstance(gone, GoneChannels):
+        gone = GoneChannels()
+        if client is not None:
+            client.gone_channels = gone  # type: ignore[attr-defined]
+    return gone
 
 
 async def may_see(interaction: discord.Interaction, channel_id: int) -> bool:
