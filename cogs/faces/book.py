@@ -45,6 +45,9 @@ RETRY_MAX = 3600.0  # each time up to this
 LOST_AGAIN = 600.0  # refusals for unknown faces this close together count towards giving up
 GIVE_UP_AFTER = 3  # listings in a row followed by a refusal again: text until a restart
 STALE = 3.0  # seconds after a listing in which a refusal is of a message drawn before it
+# A refusal this soon after a listing that found every face is not a hiccup: Discord goes on
+# refusing faces it lists, and it counts towards giving up (text then, not "click again").
+HICCUP_AFTER = 60.0
 
 
 def temporary(error: BaseException) -> bool:
@@ -88,6 +91,7 @@ class FaceBook:
         self._lost_count = 0  # refusals acted on, each within LOST_AGAIN of the one before
         self._listing = False  # a listing after a refusal is under way
         self._listed_at: float | None = None  # loop time it ended
+        self._all_found_at: float | None = None  # loop time a listing found every face
         self._draw = draw
         self._shown: dict[str, discord.Emoji] = {}  # stem -> emoji to show (newest version)
         self._old: list[discord.Emoji] = []  # older versions, deleted once replaced
@@ -148,7 +152,8 @@ class FaceBook:
         of a message drawn before it (DMs sent together): its retry draws from the new list.
         Refused that way after ``GIVE_UP_AFTER`` listings in a row that each found faces
         missing and uploaded them, the faces stay text until a restart: the listing itself is
-        not to be trusted. A listing that finds every face counts nothing (Discord's hiccup)."""
+        not to be trusted. A listing that finds every face counts nothing (Discord's hiccup)
+        unless Discord refuses a face again within ``HICCUP_AFTER`` of it."""
         if not self.enabled or not unknown_emoji(error):
             return False
         moment = asyncio.get_running_loop().time()
@@ -158,6 +163,10 @@ class FaceBook:
         self._old = []
         if self._task is not None:
             self._task.cancel()
+        found = self._all_found_at
+        if found is not None and moment - found >= HICCUP_AFTER:
+            self._lost_count = 0  # the last refusal was Discord's hiccup: every face was there
+        self._all_found_at = None
         recent = self._lost_at is not None and moment - self._lost_at < LOST_AGAIN
         self._lost_count = self._lost_count + 1 if recent else 1
         self._lost_at = moment
@@ -200,8 +209,9 @@ class FaceBook:
         missing = [name for name in self.faces if not self._is_current(name)]
         if after_refusal and not missing:
             # Every face is there: Discord's refusal was its own hiccup ("Invalid emoji" for
-            # an emoji it has, which it says now and then), no sign the listing is wrong.
-            self._lost_count = 0
+            # an emoji it has, which it says now and then), unless refusals go on right
+            # after this listing (``refused``): then the listing is not to be trusted.
+            self._all_found_at = asyncio.get_running_loop().time()
         if missing:
             log.info("card faces: uploading %d of %d", len(missing), len(self.faces))
         for position, name in enumerate(missing):
