@@ -73,6 +73,9 @@ class CardBot(commands.Bot):
         self.settings = settings
         self._late_sync: asyncio.Task[None] | None = None  # the command sync, in the background
         self.fatal: ConfigError | None = None  # found after the start: the bot stops, exit 2
+        # Names of servers that removed the bot while it ran (gone from discord.py's cache):
+        # the DMs of their ended games still say where they were played.
+        self.left_servers: dict[int, str] = {}
         amortise_bucket_sweep(self.http)  # no O(buckets) scan per new channel (see module)
         limit_requests(self.http, settings.rest_budget())  # within Discord's global limit
         self.tree.error(self.on_app_command_error)
@@ -94,7 +97,9 @@ class CardBot(commands.Bot):
         self.faces = FaceBook(self, enabled=self.settings.card_emojis)
         render_faces.use(self.faces if self.settings.card_emojis else NoFaces())
         # DMs name the server of their game (a member may play in several).
-        show.use_server_names(lambda g: guild.name if (guild := self.get_guild(g)) else None)
+        show.use_server_names(
+            lambda g: guild.name if (guild := self.get_guild(g)) else self.left_servers.get(g)
+        )
         self.faces.start()
         # Buttons route by custom_id alone, so every old message keeps working.
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -42,6 +42,7 @@ UNKEPT = (
     "Please try `/newgame` again in a moment."
 )
 
+LEFT_SERVERS_KEPT = 1000  # names of servers that removed the bot, kept for their games' DMs
 # Seconds a new lobby may go without its message id stored: longer, it is taken as lost.
 POSTING = 15.0
 BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Ito")
@@ -823,6 +824,10 @@ class Lobby(commands.Cog):
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
+        left = self.bot.left_servers
+        left[guild.id] = guild.name
+        if len(left) > LEFT_SERVERS_KEPT:
+            del left[next(iter(left))]
         try:
             rows = await self.bot.store.open_games_in_guild(guild.id)
         except Exception as error:
