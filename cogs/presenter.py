@@ -335,7 +335,8 @@ class Presenter:
         if key is not None and key in self._waiting:
             handle, (_, table_before, retries_before, jobs_before) = self._waiting[key]
             merged = jobs_before + [job for job in jobs if job not in jobs_before]
-            retry = (session, table or table_before, max(retries, retries_before), merged)
+            # The newest failure's count: what failed just now gets a whole schedule.
+            retry = (session, table or table_before, min(retries, retries_before), merged)
             self._waiting[key] = (handle, retry)
             return
         key = next(self._retry_keys)
