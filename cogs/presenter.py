@@ -721,8 +721,18 @@ class Presenter:
             session.shown.dms[user_id] = key
             await self._dm_open_again(session, user_id)
             if stale is not None:
-                with contextlib.suppress(discord.HTTPException):
-                    await self.bot.http.delete_message(*stale)
+                old_dm = stale
+
+                async def delete_old_dm(_: Session) -> None:
+                    # The hand over an hour old, its buttons out of date: not left beside
+                    # the fresh one (tried again when Discord fails, as other jobs are).
+                    with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                        await self.bot.http.delete_message(*old_dm)
+
+                try:
+                    await delete_old_dm(session)
+                except discord.HTTPException:
+                    self.update(session, table=False, dms=False, jobs=[delete_old_dm])
         except discord.Forbidden as error:
             if error.code == DM_CLOSED:
                 await self._dms_closed(session, user_id)

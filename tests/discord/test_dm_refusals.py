@@ -81,3 +81,36 @@ async def test_blocked_dms_notice_lost_when_its_post_fails_once(simcord_env) -> 
         m for m in table.public_messages() if "can't send you direct messages" in (m.content or "")
     ]
     assert len(notices) == 1, f"{len(notices)} notices posted"
+
+
+async def test_a_replaced_dm_is_deleted_even_when_discord_fails_once(simcord_env) -> None:
+    """A DM over an hour old is replaced by a fresh one, and the old one deleted. That
+    delete meets a 500 once. Before, it was never tried again: the player's DM showed two
+    hands, the old one with buttons that only answer "out of date". Now the delete is
+    tried again later, as the presenter's other work is."""
+    table = await Table.start(simcord_env, "uno", 2, seed=7, turn_timer=0)
+    game = await table.game()
+    mover = next(p for p in game.actors() if game.legal_actions(p))
+    other = next(p for p in table.members if p != mover)
+    dm = table.dm_message(other)
+    assert dm is not None
+    await simcord_env.advance_time(65 * 60)
+    simcord_env.inject_error(
+        "PATCH",
+        f"/channels/{dm.channel.id}/messages/*",
+        status=400,
+        code=30046,
+        message="Maximum number of edits to messages older than 1 hour reached. Try again later",
+        times=None,
+    )
+    simcord_env.inject_error(
+        "DELETE", f"/channels/{dm.channel.id}/messages/{dm.id}", status=500, times=1
+    )
+    await _move_by(table, mover)
+    await simcord_env.advance_time(120)
+    await simcord_env.bot.presenter.idle()
+    history = table.members[other].user.dm_channel.history()
+    hands = [m for m in history if m.content and f"game #{table.game_id}" in m.content]
+    assert [m.id for m in hands] != [] and dm.id not in [m.id for m in hands], (
+        f"the old DM {dm.id} still stands beside {[m.id for m in hands]}"
+    )
