@@ -1,5 +1,6 @@
-"""DMs when Discord refuses them mid-game: old DM messages (30046), a player blocking the bot
-while the channel post that tells them so fails. Both failed before their fixes."""
+"""DMs when Discord refuses them mid-game: old DM messages (30046) and their replacement, a
+player blocking the bot while the channel post that tells them so fails. Each failed before
+its fix."""
 
 from __future__ import annotations
 
