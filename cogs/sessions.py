@@ -168,13 +168,18 @@ def merge_log(log: dict[str, Any], events: Iterable[Event]) -> dict[str, Any]:
     """The log after ``events``: public lines for the table, private notes per player."""
     public = list(log.get("public", []))
     private = {k: list(v) for k, v in log.get("private", {}).items()}
+    added = 0
     for event in events:
         if event.public:
             public.append(event.public)
+            added += 1
         for player, text in event.private.items():
             private.setdefault(player, []).append(text)
     merged = {k: v for k, v in log.items() if k not in ("public", "private")}
-    merged["public"] = public[-PUBLIC_LOG:]
+    # A move's own lines are all kept, however many (a War of Suits head to head with a long
+    # run of deck draws, which the renderer folds into one line): Recent shows the whole
+    # move. The next move trims them back.
+    merged["public"] = public[-max(PUBLIC_LOG, added + 1) :]
     merged["private"] = {k: v[-PRIVATE_LOG:] for k, v in private.items()}
     return merged
 

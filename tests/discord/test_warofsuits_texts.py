@@ -100,3 +100,29 @@ def test_a_single_draw_and_other_lines_are_left_as_they_are() -> None:
         "(tied again at 14): 27 against 14.",
         "b",
     ]
+
+
+async def test_a_very_long_head_to_head_keeps_its_start_in_recent(simcord_env) -> None:
+    """As above, tied through thirteen deck draws. Before, the game kept only its last 12
+    public lines before the renderer folded the draws: the move's first lines (the reveal,
+    the tie, the head to head) were gone from Recent. Now a move's own lines are all kept."""
+    table = await Table.start(simcord_env, "warofsuits", 2, seed=5)
+    red, black = (await table.game()).players
+    red_hand, black_hand = ["5D", "2D", "3D"], ["5C", "2C", "3C"]
+    ranks = ["4", "6", "7", "8", "9", "10", "J"]
+    red_top = [r + "D" for r in ranks] + [r + "H" for r in ranks[:6]] + ["KD"]
+    black_top = [r + "C" for r in ranks] + [r + "S" for r in ranks[:6]] + ["QC"]
+    decks = [
+        red_top + [c for c in COLOUR_CARDS[0] if c not in red_hand + red_top],
+        black_top + [c for c in COLOUR_CARDS[1] if c not in black_hand + black_top],
+    ]
+    await first_choice(table, [red_hand, black_hand], decks, [[], []])
+    await table.act(red, "choose:5D")
+    await table.act(black, "choose:5C")
+    await table.act(red, "reinforce")
+    await table.act(black, "reinforce")
+    assert (await table.game()).view()["last_battle"]["winner"] == red
+    recent = {f.name: f.value for f in table.table_message().embeds[0].fields}["Recent"]
+    assert "Head to head: Red (ann-games) adds 2♦, 3♦" in recent, recent
+    assert "Still tied: 14 draws from the deck" in recent, recent
+    assert "wins battle 1" in recent, recent
