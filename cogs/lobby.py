@@ -613,11 +613,15 @@ class Lobby(commands.Cog):
             return "You're the host: press **Cancel** to close the lobby."
         return None
 
-    def _redraw_later(self, session: Session, closed: str | None = None) -> None:
+    def _redraw_later(
+        self, session: Session, closed: str | None = None, message_id: int | None = None
+    ) -> None:
         """Redraw the lobby message through the presenter (or ``closed``). Drawn when the job
         runs, from the game as it is then, and drawn again if a click's answer redrew the
-        message while ours was on its way: an older picture never stays last."""
-        message_id = session.row.table_message_id  # the lobby's: the table is a new message
+        message while ours was on its way: an older picture never stays last. ``message_id``:
+        the lobby's, once the game started (the table is a new message)."""
+        if message_id is None:
+            message_id = session.row.table_message_id
         game_id, channel_id = session.id, session.row.channel_id
 
         async def redraw_lobby(s: Session) -> None:
@@ -713,6 +717,8 @@ class Lobby(commands.Cog):
             self.bot.presenter.answered_lobby(session.id)
         except discord.HTTPException as error:
             log.info("game %s: answering Start failed: %s", session.id, error)
+            # The lobby message must not go on offering Join: closed by the presenter.
+            self._redraw_later(session, closed=closed, message_id=lobby_message)
         # The lobby message stays as a record; the table is a new message (it notifies).
         session.row.table_message_id = None
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from cogs import components, ids, show
 from cogs.clock import now
-from cogs.presenter import Job
+from cogs.presenter import Job, post_nonce
 from cogs.render.text import humanize, member_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Applied, Session
@@ -265,8 +265,11 @@ class Play(commands.Cog):
         finished = game is not None and game.finished
         if applied.new_round or finished:
             # The round that ends the game gets its summary too (the hands that scored),
-            # before the end post.
-            jobs.append(self.post_round_summary)
+            # before the end post. Written now: a summary Discord holds up is posted as it
+            # was, even after the next round ended too.
+            summary = self.round_summary(session)
+            if summary is not None:
+                jobs.append(summary)
         if finished:
             endings = self.bot.get_cog("Endings")
             if endings is not None:
@@ -294,12 +297,18 @@ class Play(commands.Cog):
 
         return notice
 
-    async def post_round_summary(self, session: Session) -> None:
-        """A round ended and the game goes on: who went out, the hands that scored, the
-        scores (once, in the channel)."""
+    def round_summary(self, session: Session) -> Job | None:
+        """A job posting the round that just ended: who went out, the hands that scored,
+        the scores (once, in the channel: the same nonce on every try)."""
         text = session.hosted.renderer.round_summary(session.view(None), session.names)
-        if text:
-            await self.presenter.post(session, text)
+        if not text:
+            return None
+        nonce = post_nonce("round", session.id, session.row.version)
+
+        async def post_round_summary(s: Session) -> None:
+            await self.presenter.post(s, text, nonce=nonce)
+
+        return post_round_summary
 
     async def on_hand(
         self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord.http import MultipartParameters
 
@@ -38,8 +39,10 @@ log = logging.getLogger(__name__)
 
 TABLE_MAX_AGE = 50 * 60  # edits to messages over an hour old are rate-limited (30046)
 DM_CLOSED = 50007
-RETRY_AFTER = 5.0  # seconds before trying again what Discord refused with an error
-MAX_RETRIES = 6
+RETRY_AFTER = 5.0  # seconds before trying again what Discord failed (5, 10, 15 s)...
+QUICK_RETRIES = 3  # ...so many times; then minutes apart, as what it refused
+MAX_RETRIES = 6  # tries minutes apart (1, 2, 4... 32): about an hour in all
+NO_RETRY = 1_000_000  # ``Pending.retries`` of a single try (``update(once=True)``)
 DM_RETRY_EVERY = 300.0  # seconds between tries of a member's closed DMs (``retry_dm``)
 REFUSED_RETRY_AFTER = 60.0  # a post refused (403, 429): tried again 1, 2, 4... minutes later
 REPOST_REFUSED_WAIT = 600.0  # an old table whose repost was refused: only edited meanwhile
@@ -156,7 +159,7 @@ class Presenter:
         if pending is None:
             pending = self._pending[game_id] = Pending(session)
             if once:
-                pending.retries = MAX_RETRIES
+                pending.retries = NO_RETRY
         pending.session = session  # the newest object holding the committed state
         pending.table |= table
         pending.dms |= dms
@@ -226,13 +229,17 @@ class Presenter:
             # a post (a round summary, a notice) 1, 2, 4... minutes apart, so a lock lifted
             # within the hour loses none.
             refused = game_id in self._refused
-            if (failed or (not ok and not refused)) and pending.retries < MAX_RETRIES:
+            quick = 0 if refused else QUICK_RETRIES
+            if (failed or (not ok and not refused)) and pending.retries < quick + MAX_RETRIES:
                 # Discord kept failing: try again later, so a stored move is always shown
-                # and a post (the first table, the result) is not lost. Jobs are written to
-                # be run again: each redoes only what is not done yet.
+                # and a post (the first table, the result) is not lost: a few seconds apart,
+                # then minutes apart for about an hour (an outage of Discord's, a ban).
+                # Jobs are written to be run again: each redoes only what is not done yet.
                 retries = pending.retries + 1
                 wait = (
-                    REFUSED_RETRY_AFTER * 2 ** (retries - 1) if refused else RETRY_AFTER * retries
+                    RETRY_AFTER * retries
+                    if retries <= quick
+                    else REFUSED_RETRY_AFTER * 2 ** (retries - quick - 1)
                 )
                 table = pending.table and not refused
                 self._wait_retry(session, wait, table, retries, failed)
@@ -331,16 +338,21 @@ class Presenter:
         """Try the game again in ``wait`` seconds; a retry already waiting for it takes this
         one in instead. Each move's failed pass began a chain of its own before: during a
         storm of 429s a table was edited five times as often, every call refused again."""
+        loop = asyncio.get_running_loop()
         key = self._waiting_for.get(session.id)
         if key is not None and key in self._waiting:
             handle, (_, table_before, retries_before, jobs_before) = self._waiting[key]
             merged = jobs_before + [job for job in jobs if job not in jobs_before]
-            # The newest failure's count: what failed just now gets a whole schedule.
+            # The newest failure's count: what failed just now gets a whole schedule, and
+            # the sooner time (a DM failing once is not left to a refused post's minutes).
             retry = (session, table or table_before, min(retries, retries_before), merged)
+            if loop.time() + wait < handle.when():
+                handle.cancel()
+                handle = loop.call_later(wait, self._retry_waiting, key)
             self._waiting[key] = (handle, retry)
             return
         key = next(self._retry_keys)
-        handle = asyncio.get_running_loop().call_later(wait, self._retry_waiting, key)
+        handle = loop.call_later(wait, self._retry_waiting, key)
         self._waiting[key] = (handle, (session, table, retries, jobs))
         self._waiting_for[session.id] = key
 
@@ -353,6 +365,11 @@ class Presenter:
             self._retry(*entry[1])
 
     def _retry(self, session: Session, table: bool, retries: int, jobs: list[Job]) -> None:
+        # The copy the failed pass drew may be old by now: a database blink since dropped
+        # it from the cache, and the moves after it were drawn from a fresh copy.
+        current = self.bot.sessions.cached(session.id)
+        if current is not None and current.game is not None:
+            session = current
         self._again(session, table=table, jobs=jobs)
         self._pending[session.id].retries = retries
 
@@ -421,6 +438,10 @@ class Presenter:
             elif error.code == THREAD_LOCKED and session.row.is_open:
                 # Locked without being archived ("Lock Thread"): closed to the bot as well.
                 self._channel_gone(session, "its thread is locked", "thread_locked")
+            return False
+        except (aiohttp.ClientError, OSError) as error:  # OSError: timeouts too
+            # The connection to Discord dropped: tried again, as a 5xx is; not a bug.
+            log.warning("game %s: %s update failed: %r", session.id, what, error)
             return False
         except Exception as error:
             log_failure(f"game {session.id}: {what} update", error, self.bot)
@@ -500,6 +521,13 @@ class Presenter:
             # An ended game whose channel is gone or closed to the bot: nothing is left to
             # show there (and no later pass should try again).
             log.info("game %s: its channel is gone; the end is not redrawn", session.id)
+        except discord.HTTPException:
+            # Posting fails for now (a 5xx, a 429): the old table, still editable, shows the
+            # game meanwhile, and the repost is tried again with the pass.
+            if message_id is not None and session.row.is_open:
+                with contextlib.suppress(discord.HTTPException):
+                    await self.edit(session.row.channel_id, message_id, show.table(session))
+            raise
         return True
 
     async def _archived(self, session: Session) -> None:

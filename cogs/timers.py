@@ -15,6 +15,7 @@ each clock, and if that process dies another fires it once the lease is over.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from dataclasses import dataclass
@@ -105,7 +106,8 @@ class Timers(commands.Cog):
         # Reminders posted whose message id the database has not kept yet -> (id, whom):
         # the presenter's retry of that job stores the id instead of posting it again.
         self._nudges_unsaved: dict[int, tuple[int, tuple[int, ...]]] = {}
-        self._deleting: set[asyncio.Task[None]] = set()  # old reminders being deleted
+        # Old reminders being deleted (tried again when Discord fails) -> (channel, message).
+        self._deleting: dict[asyncio.Task[None], tuple[int, int]] = {}
 
     async def cog_load(self) -> None:
         self._task = asyncio.create_task(self._loop(), name="game-clocks")
@@ -113,8 +115,17 @@ class Timers(commands.Cog):
     async def cog_unload(self) -> None:
         if self._task is not None:
             self._task.cancel()
-        for task in [*self._firing.values(), *self._deleting]:
+        for task in self._firing.values():
             task.cancel()
+        # A graceful stop: an old reminder still to delete is tried once more now, rather
+        # than left standing ("your turn" for a turn long played) by the restart.
+        owed = list(self._deleting.values())
+        for task in list(self._deleting):
+            task.cancel()
+        if owed:
+            tries = [self.bot.http.delete_message(c, m) for c, m in owed]
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*tries, return_exceptions=True), 2.0)
 
     def wake(self) -> None:
         """A clock may have moved: look again now (restarts the sleep, never a pass)."""
@@ -579,8 +590,8 @@ class Timers(commands.Cog):
 
     def _delete_later(self, channel_id: int, message_id: int) -> None:
         task = asyncio.create_task(self._delete(channel_id, message_id), name="old-reminder")
-        self._deleting.add(task)
-        task.add_done_callback(self._deleting.discard)
+        self._deleting[task] = (channel_id, message_id)
+        task.add_done_callback(lambda done: self._deleting.pop(done, None))
 
     async def _delete(self, channel_id: int, message_id: int) -> None:
         """A reminder that is no longer true, deleted; tried again for a while when Discord
