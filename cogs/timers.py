@@ -105,7 +105,8 @@ class Timers(commands.Cog):
         self._claims_dropped = False
         # Reminders posted whose message id the database has not kept yet -> (id, whom):
         # the presenter's retry of that job stores the id instead of posting it again.
-        self._nudges_unsaved: dict[int, tuple[int, tuple[int, ...]]] = {}
+        # (Its id, whom it reminds, the reminder before it, still to delete.)
+        self._nudges_unsaved: dict[int, tuple[int, tuple[int, ...], int | None]] = {}
         # Old reminders being deleted (tried again when Discord fails) -> (channel, message).
         self._deleting: dict[asyncio.Task[None], tuple[int, int]] = {}
 
@@ -544,9 +545,12 @@ class Timers(commands.Cog):
             return
         unsaved = self._nudges_unsaved.get(row.id)
         if unsaved is not None:
-            await self.bot.store.set_nudge_message(row.id, unsaved[0])
+            posted, reminded, before = unsaved
+            await self.bot.store.set_nudge_message(row.id, posted)
             del self._nudges_unsaved[row.id]
-            if unsaved[1] == tuple(users):
+            if before is not None:
+                self._delete_later(row.channel_id, before)
+            if set(users) <= set(reminded):
                 return  # this reminder is in the channel already (a retry of its job)
         old = row.nudge_message_id
         screen = show.nudge_screen(session, users)
@@ -576,15 +580,21 @@ class Timers(commands.Cog):
             return
         # In memory first: should storing it fail, the retry stores it, never posts again.
         row.nudge_message_id = message_id
-        self._nudges_unsaved[row.id] = (message_id, tuple(users))
+        before = old if old != message_id else None
+        self._nudges_unsaved[row.id] = (message_id, tuple(users), before)
         await self.bot.store.set_nudge_message(row.id, message_id)
         del self._nudges_unsaved[row.id]
-        if old is not None and old != message_id:
-            self._delete_later(row.channel_id, old)
+        if before is not None:
+            self._delete_later(row.channel_id, before)
         # Posting can take seconds (a 429 waited out): a turn played meanwhile must not keep
         # an untrue "your turn" in the channel. (Sharing the database, the move may have
         # been made by another process.) Its id stays stored: deleted again, a harmless 404.
-        current = await self.sessions.get(row.id) or session
+        # Only a look: the reminder is posted and stored, so a failure here fails no job.
+        try:
+            current = await self.sessions.get(row.id) or session
+        except Exception as error:
+            log.info("game %s: looking at its reminder again failed: %s", row.id, error)
+            return
         if not self._still_awaited(current, users):
             self._delete_later(row.channel_id, message_id)
 
