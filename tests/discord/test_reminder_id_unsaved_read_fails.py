@@ -1,4 +1,4 @@
-"""review32: turn reminders on PostgreSQL (a shared store: ``sessions.get`` reads it)."""
+"""Turn reminders on PostgreSQL (a shared store: ``sessions.get`` reads it)."""
 
 from __future__ import annotations
 
