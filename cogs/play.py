@@ -7,6 +7,7 @@ click; then, after the lock, the presenter brings the table and the DMs up to da
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -132,9 +133,17 @@ class Play(commands.Cog):
         session = await self.sessions.get(game_id)  # an ended game is not kept in memory
         if session is None or session.row.is_open or session.game is None or message is None:
             return
-        if message.id == session.row.table_message_id:
-            session.shown.table = None
-            self.presenter.update(session, dms=False)
+        if message.id != session.row.table_message_id:
+            return
+        message_id = message.id
+
+        async def redraw_ended_table(s: Session) -> None:
+            # That message, in place: an ended game's table is never posted again, however
+            # old (a repost would put the result at the bottom of the channel once more).
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await self.presenter.edit(s.row.channel_id, message_id, show.table(s))
+
+        self.presenter.update(session, table=False, dms=False, jobs=[redraw_ended_table])
 
     async def _rename(self, interaction: discord.Interaction, session: Session) -> None:
         """A member who changed their nickname mid-game is shown under it from their next
