@@ -264,6 +264,12 @@ class Lobby(commands.Cog):
             await self._open(interaction, kind, options, settings, bots, invited, rematch_of)
             return
         except HostBusy as error:
+            # One of the host's lobbies may have lost its message (a moderator deleted it)
+            # or never got one: such a lobby gives way, as it would in its own channel.
+            closed = [c for c in error.channel_ids if await self._lobby_deleted(c)]
+            if closed:
+                await self._open(interaction, kind, options, settings, bots, invited, rematch_of)
+                return
             await reply(interaction, host_busy(error.channel_ids))
             return
         if invited and rematch_of is not None:
@@ -286,6 +292,7 @@ class Lobby(commands.Cog):
                 # changed", the member is told), ended now or by the next /newgame here.
                 if not await self._end_unkept_row(row.id):
                     self._unclosed.add(row.id)
+                await self._hand_back_rematch(invited, rematch_of)
                 raise
             assert session is not None
             screen = self.lobby(session)
@@ -311,11 +318,17 @@ class Lobby(commands.Cog):
                 log.warning("game %s: storing its lobby message failed: %s", row.id, error)
                 await self._end_unkept_locked(session)
         await self._say_unkept(interaction, row.channel_id, row.id, message_id)
-        if invited and rematch_of is not None:
-            try:  # the players were pinged for a lobby now closed: the next one pings again
-                await self.bot.store.release_rematch(rematch_of)
-            except Exception as error:
-                log.warning("game %s: handing back its rematch ping failed: %s", rematch_of, error)
+        await self._hand_back_rematch(invited, rematch_of)
+
+    async def _hand_back_rematch(self, invited: list[int] | None, rematch_of: int | None) -> None:
+        """The rematch lobby that claimed the players' ping was closed at once: the next
+        Play again pings them."""
+        if not invited or rematch_of is None:
+            return
+        try:
+            await self.bot.store.release_rematch(rematch_of)
+        except Exception as error:
+            log.warning("game %s: handing back its rematch ping failed: %s", rematch_of, error)
 
     async def _end_unkept_locked(self, session: Session) -> None:
         """The lobby is in the channel, but the database would not keep its message (a lock
@@ -348,6 +361,26 @@ class Lobby(commands.Cog):
             log.warning("game %s: closing the unkept lobby failed: %s", game_id, error)
             return False
 
+    async def _end_lost(self, game_id: int) -> bool:
+        """End a lobby still without a message past ``POSTING``, looked at again under its
+        lock (a slow post may have stored its message meanwhile: that lobby stands)."""
+        try:
+            async with self.sessions.lock(game_id):
+                session = await self.sessions.get(game_id)
+                if session is None:
+                    return False
+                await self.sessions.reload(session)
+                row = session.row
+                if row.status != "lobby" or row.table_message_id is not None:
+                    return False
+                if now() - row.created_at < POSTING:
+                    return False
+                log.info("game %s: a lobby with no message; it is closed", game_id)
+                return await self.sessions.end(session, "ended")
+        except Exception as error:
+            log.warning("game %s: closing a lobby with no message failed: %s", game_id, error)
+            return False
+
     async def _end_unkept_row(self, game_id: int) -> bool:
         """``_end_unkept`` under the game's lock."""
         try:
@@ -377,8 +410,7 @@ class Lobby(commands.Cog):
                 return False  # a lobby whose message is being posted right now
             # Never posted, or its message id never stored, and its closing lost with a
             # restart (``_unclosed`` is in memory): nobody can press anything on it.
-            log.info("game %s: a lobby with no message; it is closed", row.id)
-            return await self._end_unkept(row.id)
+            return await self._end_lost(row.id)
         try:
             await self.bot.http.get_message(channel_id, row.table_message_id)
             return False

@@ -165,7 +165,7 @@ class Store:
         lobbies in this server."""
         now = self.clock()
 
-        def script() -> Script[int]:
+        def script() -> Script[Any]:
             # Checked and inserted in one transaction, the host's lobbies locked meanwhile:
             # two /newgame at the same instant (one per channel) cannot both pass.
             yield lock("host", guild_id, host_id)
@@ -180,7 +180,7 @@ class Store:
             row = yield one(
                 "INSERT INTO games (guild_id, channel_id, kind, host_id, options, seed,"
                 " settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " RETURNING id",
+                f" RETURNING {GAME_COLUMNS}",
                 guild_id,
                 channel_id,
                 kind,
@@ -208,15 +208,14 @@ class Store:
                     name,
                     level,
                 )
-            return game_id
+            return row
 
         try:
-            game_id = await self.backend.write(script)
+            # The row as the transaction made it: no read after it, which could fail once
+            # the lobby is stored (the member told "nothing was changed", the channel held).
+            return game_row(await self.backend.write(script))
         except Conflict:
             raise ChannelBusy from None
-        game = await self.get_game(game_id)
-        assert game is not None
-        return game
 
     async def get_game(self, game_id: int) -> GameRow | None:
         row = await self._read(one(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", game_id))
