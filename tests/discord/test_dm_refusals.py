@@ -20,18 +20,17 @@ async def _move_by(table: Table, player: str) -> None:
     await table.act(player, plays[0] if plays else legal[0].id, via="picker")
 
 
-async def test_a_dm_over_an_hour_old_is_never_updated_again(simcord_env) -> None:
-    """A game longer than an hour: Discord refuses edits of the DM (30046, as it does the
-    table's, which the presenter reposts). The DM is never reposted: the player's hand and
-    "your turn" stay as they were for the rest of the game."""
-    table = await Table.start(simcord_env, "uno", 2, seed=7, turn_timer=0)
+async def _dm_an_hour_old(env):  # type: ignore[no-untyped-def]
+    """A 2-player UNO game an hour on: the DM of the player who is not to move can no longer
+    be edited (Discord's 30046 for messages over an hour old)."""
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
     game = await table.game()
     mover = next(p for p in game.actors() if game.legal_actions(p))
     other = next(p for p in table.members if p != mover)
     dm = table.dm_message(other)
     assert dm is not None
-    await simcord_env.advance_time(65 * 60)
-    simcord_env.inject_error(
+    await env.advance_time(65 * 60)
+    env.inject_error(
         "PATCH",
         f"/channels/{dm.channel.id}/messages/*",
         status=400,
@@ -39,6 +38,14 @@ async def test_a_dm_over_an_hour_old_is_never_updated_again(simcord_env) -> None
         message="Maximum number of edits to messages older than 1 hour reached. Try again later",
         times=None,
     )
+    return table, mover, other, dm
+
+
+async def test_a_dm_over_an_hour_old_is_never_updated_again(simcord_env) -> None:
+    """A game longer than an hour: Discord refuses edits of the DM (30046, as it does the
+    table's, which the presenter reposts). The DM is never reposted: the player's hand and
+    "your turn" stay as they were for the rest of the game."""
+    table, mover, other, dm = await _dm_an_hour_old(simcord_env)
     await _move_by(table, mover)
     await simcord_env.advance_time(600)
     await simcord_env.bot.presenter.idle()
@@ -89,21 +96,7 @@ async def test_a_replaced_dm_is_deleted_even_when_discord_fails_once(simcord_env
     delete meets a 500 once. Before, it was never tried again: the player's DM showed two
     hands, the old one with buttons that only answer "out of date". Now the delete is
     tried again later, as the presenter's other work is."""
-    table = await Table.start(simcord_env, "uno", 2, seed=7, turn_timer=0)
-    game = await table.game()
-    mover = next(p for p in game.actors() if game.legal_actions(p))
-    other = next(p for p in table.members if p != mover)
-    dm = table.dm_message(other)
-    assert dm is not None
-    await simcord_env.advance_time(65 * 60)
-    simcord_env.inject_error(
-        "PATCH",
-        f"/channels/{dm.channel.id}/messages/*",
-        status=400,
-        code=30046,
-        message="Maximum number of edits to messages older than 1 hour reached. Try again later",
-        times=None,
-    )
+    table, mover, other, dm = await _dm_an_hour_old(simcord_env)
     simcord_env.inject_error(
         "DELETE", f"/channels/{dm.channel.id}/messages/{dm.id}", status=500, times=1
     )
