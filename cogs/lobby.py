@@ -749,8 +749,9 @@ class Lobby(commands.Cog):
             self.bot.presenter.answered_lobby(session.id)
         except discord.HTTPException as error:
             log.info("game %s: answering Start failed: %s", session.id, error)
-            # The lobby message must not go on offering Join: closed by the presenter.
-            self._redraw_later(session, closed=closed, message_id=lobby_message)
+            # The lobby message must not go on offering Join: redrawn by the presenter, as
+            # the game is when it runs (back to its lobby if its table is refused).
+            self._redraw_later(session, message_id=lobby_message)
         # The lobby message stays as a record; the table is a new message (it notifies).
         session.row.table_message_id = None
 

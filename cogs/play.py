@@ -43,6 +43,7 @@ class Play(commands.Cog):
         self.bot = bot
         self.sessions = bot.sessions
         self.presenter = bot.presenter
+        self._stale_redrawn: dict[int, float] = {}  # ended games' tables redrawn -> when
 
     async def cog_load(self) -> None:
         for prefix in ("g", "s", "k"):
@@ -136,6 +137,13 @@ class Play(commands.Cog):
         if message.id != session.row.table_message_id:
             return
         message_id = message.id
+        # One redraw a minute per table, however many presses (each would be one more edit
+        # of a message Discord may be failing to edit).
+        moment = now()
+        self._stale_redrawn = {k: t for k, t in self._stale_redrawn.items() if moment - t < 60}
+        if message_id in self._stale_redrawn:
+            return
+        self._stale_redrawn[message_id] = moment
 
         async def redraw_ended_table(s: Session) -> None:
             # That message, in place: an ended game's table is never posted again, however

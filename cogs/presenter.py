@@ -83,7 +83,8 @@ class Pending:
     table: bool = False
     dms: bool = False
     jobs: list[Job] = field(default_factory=list)
-    retries: int = 0
+    retries: int = 0  # passes the table and DMs were tried in and failed
+    tries: dict[Job, int] = field(default_factory=dict)  # each job's failed tries so far
 
 
 def post_nonce(*parts: object) -> str:
@@ -116,7 +117,9 @@ class Presenter:
         self._drawn: dict[int, int] = {}
         self._drawn_ended: set[int] = set()  # of those, games whose end was what was shown
         # Retries waiting for their time (``call_later``), run at once by a graceful stop.
-        self._waiting: dict[int, tuple[asyncio.TimerHandle, tuple[Session, bool, int, list[Job]]]]
+        self._waiting: dict[
+            int, tuple[asyncio.TimerHandle, tuple[Session, bool, int, dict[Job, int]]]
+        ]
         self._waiting = {}
         self._waiting_for: dict[int, int] = {}  # game -> the key of its retry waiting
         self._retry_keys = itertools.count()
@@ -230,19 +233,26 @@ class Presenter:
             # within the hour loses none.
             refused = game_id in self._refused
             quick = 0 if refused else QUICK_RETRIES
-            if (failed or (not ok and not refused)) and pending.retries < quick + MAX_RETRIES:
-                # Discord kept failing: try again later, so a stored move is always shown
-                # and a post (the first table, the result) is not lost: a few seconds apart,
-                # then minutes apart for about an hour (an outage of Discord's, a ban).
-                # Jobs are written to be run again: each redoes only what is not done yet.
+            limit = quick + MAX_RETRIES
+            # Discord kept failing: try again later, so a stored move is always shown and a
+            # post (the first table, the result) is not lost: a few seconds apart, then
+            # minutes apart for about an hour (an outage of Discord's, a ban). Each post
+            # counts its own tries: one failing for good is dropped after its schedule,
+            # whatever fails after it. Jobs are written to be run again: each redoes only
+            # what is not done yet.
+            owed = {job: pending.tries.get(job, 0) + 1 for job in failed}
+            owed = {job: tries for job, tries in owed.items() if tries <= limit}
+            redraw = not ok and not refused and pending.retries < limit
+            if owed or redraw:
                 retries = pending.retries + 1
+                soonest = min([*owed.values(), *([retries] if redraw else [])])
                 wait = (
-                    RETRY_AFTER * retries
-                    if retries <= quick
-                    else REFUSED_RETRY_AFTER * 2 ** (retries - quick - 1)
+                    RETRY_AFTER * soonest
+                    if soonest <= quick
+                    else REFUSED_RETRY_AFTER * 2 ** (soonest - quick - 1)
                 )
                 table = pending.table and not refused
-                self._wait_retry(session, wait, table, retries, failed)
+                self._wait_retry(session, wait, table, retries, owed)
             if not session.row.is_open:
                 self._forget(game_id)
             session.drop_views()  # drawn: memory per idle game stays small
@@ -333,7 +343,7 @@ class Presenter:
             return None
 
     def _wait_retry(
-        self, session: Session, wait: float, table: bool, retries: int, jobs: list[Job]
+        self, session: Session, wait: float, table: bool, retries: int, jobs: dict[Job, int]
     ) -> None:
         """Try the game again in ``wait`` seconds; a retry already waiting for it takes this
         one in instead. Each move's failed pass began a chain of its own before: during a
@@ -342,9 +352,12 @@ class Presenter:
         key = self._waiting_for.get(session.id)
         if key is not None and key in self._waiting:
             handle, (_, table_before, retries_before, jobs_before) = self._waiting[key]
-            merged = jobs_before + [job for job in jobs if job not in jobs_before]
-            # The newest failure's count: what failed just now gets a whole schedule, and
-            # the sooner time (a DM failing once is not left to a refused post's minutes).
+            merged = dict(jobs_before)
+            for job, tries in jobs.items():
+                merged[job] = max(tries, merged.get(job, 0))
+            # The table's newest failure gets a whole schedule (a new move to show), each
+            # post keeps its own count, and the sooner time wins (a DM failing once is not
+            # left to a refused post's minutes).
             retry = (session, table or table_before, min(retries, retries_before), merged)
             if loop.time() + wait < handle.when():
                 handle.cancel()
@@ -364,14 +377,17 @@ class Presenter:
                 del self._waiting_for[game_id]
             self._retry(*entry[1])
 
-    def _retry(self, session: Session, table: bool, retries: int, jobs: list[Job]) -> None:
+    def _retry(self, session: Session, table: bool, retries: int, jobs: dict[Job, int]) -> None:
         # The copy the failed pass drew may be old by now: a database blink since dropped
         # it from the cache, and the moves after it were drawn from a fresh copy.
         current = self.bot.sessions.cached(session.id)
         if current is not None and current.game is not None:
             session = current
-        self._again(session, table=table, jobs=jobs)
-        self._pending[session.id].retries = retries
+        self._again(session, table=table, jobs=list(jobs))
+        pending = self._pending[session.id]
+        pending.retries = retries
+        for job, tries in jobs.items():
+            pending.tries[job] = max(tries, pending.tries.get(job, 0))
 
     def retry_now(self) -> None:
         """A graceful stop: what waits to be tried again (a round summary, a notice Discord
@@ -650,6 +666,9 @@ class Presenter:
             if isinstance(result, discord.HTTPException):
                 log.warning("game %s: DM of %s failed: %s", session.id, user_id, result)
                 self.bot.faces.refused(result)  # a face deleted: text in the retry
+            elif isinstance(result, (aiohttp.ClientError, OSError)):
+                # The connection to Discord dropped (timeouts too): tried again, not a bug.
+                log.warning("game %s: DM of %s failed: %r", session.id, user_id, result)
             elif isinstance(result, BaseException):
                 # A bug, the same at every retry and catch-up: its stack logged once.
                 if (session.id, user_id) in self._dm_failed:

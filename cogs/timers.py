@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import random
 from dataclasses import dataclass
@@ -105,8 +106,9 @@ class Timers(commands.Cog):
         self._claims_dropped = False
         # Reminders posted whose message id the database has not kept yet -> (id, whom):
         # the presenter's retry of that job stores the id instead of posting it again.
-        # (Its id, whom it reminds, the reminder before it, still to delete.)
-        self._nudges_unsaved: dict[int, tuple[int, tuple[int, ...], int | None]] = {}
+        # (Its id, the token of the job that posted it, the reminder before it, to delete.)
+        self._nudges_unsaved: dict[int, tuple[int, int | None, int | None]] = {}
+        self._reminders = itertools.count()  # reminder tokens (``post_nudge``)
         # Old reminders being deleted (tried again when Discord fails) -> (channel, message).
         self._deleting: dict[asyncio.Task[None], tuple[int, int]] = {}
 
@@ -399,9 +401,10 @@ class Timers(commands.Cog):
             return True
         wanted = [int(p) for p in players if await self.bot.store.wants_nudges(int(p))]
         if wanted:
+            token = next(self._reminders)  # tells this job's retries from a later reminder
 
             async def remind(s: Session) -> None:
-                await self.post_nudge(s, wanted)
+                await self.post_nudge(s, wanted, token=token)
 
             self.bot.presenter.update(session, table=False, dms=False, jobs=[remind])
         return True
@@ -534,24 +537,33 @@ class Timers(commands.Cog):
             return True  # not known here: tried, and a refusal falls back to a plain post
         return bool(channel.permissions_for(guild.me).read_message_history)
 
-    async def post_nudge(self, session: Session, users: list[int], first: bool = True) -> None:
+    async def post_nudge(
+        self, session: Session, users: list[int], first: bool = True, token: int | None = None
+    ) -> None:
         """One short message mentioning whose turn it is, with a link to the table. The
         game's previous reminder is deleted right after, off the game's drawing (Discord
-        limits deletes tightly: the table and DMs must not wait on one)."""
+        limits deletes tightly: the table and DMs must not wait on one). ``token``: the
+        reminder's, the same on every retry of its job."""
         row = session.row
+        unsaved = self._nudges_unsaved.get(row.id)
+        if unsaved is not None:
+            # Posted, its id not stored yet (the database failed): stored now, whatever
+            # this call is, so the next reminder replaces it.
+            posted, posted_for, before = unsaved
+            await self.bot.store.set_nudge_message(row.id, posted)
+            del self._nudges_unsaved[row.id]
+            for held in {id(s): s for s in (session, self.sessions.cached(row.id)) if s}.values():
+                held.row.nudge_message_id = posted
+            if before is not None:
+                self._delete_later(row.channel_id, before)
+            if posted_for == token:  # a retry of the job that posted it: in the channel
+                if not self._still_awaited(session, users):
+                    self._delete_later(row.channel_id, posted)  # the turn was played since
+                return
         # Tried again after a failure, the game may have moved on: remind only who it waits for.
         users = self._still_awaited(session, users)
         if not users:
             return
-        unsaved = self._nudges_unsaved.get(row.id)
-        if unsaved is not None:
-            posted, reminded, before = unsaved
-            await self.bot.store.set_nudge_message(row.id, posted)
-            del self._nudges_unsaved[row.id]
-            if before is not None:
-                self._delete_later(row.channel_id, before)
-            if set(users) <= set(reminded):
-                return  # this reminder is in the channel already (a retry of its job)
         old = row.nudge_message_id
         screen = show.nudge_screen(session, users)
         # Raw REST, as the presenter's edits: no View or Message objects to build and parse.
@@ -574,14 +586,14 @@ class Timers(commands.Cog):
             session.shown.table = None  # drawn again (a repost) before the reminder
 
             async def again(s: Session) -> None:
-                await self.post_nudge(s, users, first=False)
+                await self.post_nudge(s, users, first=False, token=token)
 
             self.bot.presenter.update(session, dms=False, jobs=[again])
             return
         # In memory first: should storing it fail, the retry stores it, never posts again.
         row.nudge_message_id = message_id
         before = old if old != message_id else None
-        self._nudges_unsaved[row.id] = (message_id, tuple(users), before)
+        self._nudges_unsaved[row.id] = (message_id, token, before)
         await self.bot.store.set_nudge_message(row.id, message_id)
         del self._nudges_unsaved[row.id]
         if before is not None:
