@@ -38,12 +38,16 @@ NOT_HERE = "That button doesn't belong to this game's messages."
 RETRIES = 2  # a click judged again when another process moved the game at the same moment
 
 
+STALE_JOB_KEPT = 2 * 3600.0  # seconds a stale table's redraw job is kept (past its retries)
+
+
 class Play(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
         self.sessions = bot.sessions
         self.presenter = bot.presenter
-        self._stale_redrawn: dict[int, float] = {}  # ended games' tables redrawn -> when
+        # Ended games' tables pressed -> (when last redrawn, the one job redrawing it).
+        self._stale_redrawn: dict[int, tuple[float, Job]] = {}
 
     async def cog_load(self) -> None:
         for prefix in ("g", "s", "k"):
@@ -137,21 +141,28 @@ class Play(commands.Cog):
         if message.id != session.row.table_message_id:
             return
         message_id = message.id
-        # One redraw a minute per table, however many presses (each would be one more edit
-        # of a message Discord may be failing to edit).
+        # One redraw a minute per table, however many presses, and one job for it (the same
+        # object, so a retry waiting with it takes it once): each press would be one more
+        # edit of a message Discord may be failing to edit.
         moment = now()
-        self._stale_redrawn = {k: t for k, t in self._stale_redrawn.items() if moment - t < 60}
-        if message_id in self._stale_redrawn:
+        self._stale_redrawn = {
+            k: v for k, v in self._stale_redrawn.items() if moment - v[0] < STALE_JOB_KEPT
+        }
+        held = self._stale_redrawn.get(message_id)
+        if held is not None and moment - held[0] < 60:
             return
-        self._stale_redrawn[message_id] = moment
+        job = held[1] if held is not None else self._redraw_ended_table(message_id)
+        self._stale_redrawn[message_id] = (moment, job)
+        self.presenter.update(session, table=False, dms=False, jobs=[job])
 
+    def _redraw_ended_table(self, message_id: int) -> Job:
         async def redraw_ended_table(s: Session) -> None:
             # That message, in place: an ended game's table is never posted again, however
             # old (a repost would put the result at the bottom of the channel once more).
             with contextlib.suppress(discord.NotFound, discord.Forbidden):
                 await self.presenter.edit(s.row.channel_id, message_id, show.table(s))
 
-        self.presenter.update(session, table=False, dms=False, jobs=[redraw_ended_table])
+        return redraw_ended_table
 
     async def _rename(self, interaction: discord.Interaction, session: Session) -> None:
         """A member who changed their nickname mid-game is shown under it from their next

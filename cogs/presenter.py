@@ -43,6 +43,7 @@ RETRY_AFTER = 5.0  # seconds before trying again what Discord failed (5, 10, 15 
 QUICK_RETRIES = 3  # ...so many times; then minutes apart, as what it refused
 MAX_RETRIES = 6  # tries minutes apart (1, 2, 4... 32): about an hour in all
 NO_RETRY = 1_000_000  # ``Pending.retries`` of a single try (``update(once=True)``)
+RETRY_SPAN = 3600.0  # seconds a post (a job) is tried for after it first failed
 DM_RETRY_EVERY = 300.0  # seconds between tries of a member's closed DMs (``retry_dm``)
 REFUSED_RETRY_AFTER = 60.0  # a post refused (403, 429): tried again 1, 2, 4... minutes later
 REPOST_REFUSED_WAIT = 600.0  # an old table whose repost was refused: only edited meanwhile
@@ -84,7 +85,7 @@ class Pending:
     dms: bool = False
     jobs: list[Job] = field(default_factory=list)
     retries: int = 0  # passes the table and DMs were tried in and failed
-    tries: dict[Job, int] = field(default_factory=dict)  # each job's failed tries so far
+    failing: dict[Job, float] = field(default_factory=dict)  # each job's first failure (now())
 
 
 def post_nonce(*parts: object) -> str:
@@ -118,7 +119,7 @@ class Presenter:
         self._drawn_ended: set[int] = set()  # of those, games whose end was what was shown
         # Retries waiting for their time (``call_later``), run at once by a graceful stop.
         self._waiting: dict[
-            int, tuple[asyncio.TimerHandle, tuple[Session, bool, int, dict[Job, int]]]
+            int, tuple[asyncio.TimerHandle, tuple[Session, bool, int, dict[Job, float]]]
         ]
         self._waiting = {}
         self._waiting_for: dict[int, int] = {}  # game -> the key of its retry waiting
@@ -236,23 +237,25 @@ class Presenter:
             limit = quick + MAX_RETRIES
             # Discord kept failing: try again later, so a stored move is always shown and a
             # post (the first table, the result) is not lost: a few seconds apart, then
-            # minutes apart for about an hour (an outage of Discord's, a ban). Each post
-            # counts its own tries: one failing for good is dropped after its schedule,
-            # whatever fails after it. Jobs are written to be run again: each redoes only
-            # what is not done yet.
-            owed = {job: pending.tries.get(job, 0) + 1 for job in failed}
-            owed = {job: tries for job, tries in owed.items() if tries <= limit}
+            # minutes apart for about an hour (an outage of Discord's, a ban). A post is
+            # tried for an hour after it first failed, then dropped, whatever fails beside
+            # it (it is tried again with each retry of the game meanwhile). Jobs are written
+            # to be run again: each redoes only what is not done yet.
+            moment = now()
+            firsts = {job: pending.failing.get(job, moment) for job in failed}
+            owed = {job: since for job, since in firsts.items() if moment - since < RETRY_SPAN}
             redraw = not ok and not refused and pending.retries < limit
             if owed or redraw:
                 retries = pending.retries + 1
-                soonest = min([*owed.values(), *([retries] if redraw else [])])
-                wait = (
-                    RETRY_AFTER * soonest
-                    if soonest <= quick
-                    else REFUSED_RETRY_AFTER * 2 ** (soonest - quick - 1)
-                )
+                waits = [self._job_wait(moment - since, refused) for since in owed.values()]
+                if redraw:
+                    waits.append(
+                        RETRY_AFTER * retries
+                        if retries <= quick
+                        else REFUSED_RETRY_AFTER * 2 ** (retries - quick - 1)
+                    )
                 table = pending.table and not refused
-                self._wait_retry(session, wait, table, retries, owed)
+                self._wait_retry(session, min(waits), table, retries, owed)
             if not session.row.is_open:
                 self._forget(game_id)
             session.drop_views()  # drawn: memory per idle game stays small
@@ -342,8 +345,15 @@ class Presenter:
             log_failure(f"game {session.id}: end drawing", error, self.bot)
             return None
 
+    @staticmethod
+    def _job_wait(age: float, refused: bool) -> float:
+        """When to try again a post failing for ``age`` seconds: about as long again
+        (5, 10, 20... s; from a minute when refused), at most half an hour."""
+        floor = REFUSED_RETRY_AFTER if refused else RETRY_AFTER
+        return min(max(floor, age), REFUSED_RETRY_AFTER * 2 ** (MAX_RETRIES - 1))
+
     def _wait_retry(
-        self, session: Session, wait: float, table: bool, retries: int, jobs: dict[Job, int]
+        self, session: Session, wait: float, table: bool, retries: int, jobs: dict[Job, float]
     ) -> None:
         """Try the game again in ``wait`` seconds; a retry already waiting for it takes this
         one in instead. Each move's failed pass began a chain of its own before: during a
@@ -353,11 +363,11 @@ class Presenter:
         if key is not None and key in self._waiting:
             handle, (_, table_before, retries_before, jobs_before) = self._waiting[key]
             merged = dict(jobs_before)
-            for job, tries in jobs.items():
-                merged[job] = max(tries, merged.get(job, 0))
+            for job, since in jobs.items():
+                merged[job] = min(since, merged.get(job, since))
             # The table's newest failure gets a whole schedule (a new move to show), each
-            # post keeps its own count, and the sooner time wins (a DM failing once is not
-            # left to a refused post's minutes).
+            # post keeps when it first failed, and the sooner time wins (a DM failing once
+            # is not left to a refused post's minutes).
             retry = (session, table or table_before, min(retries, retries_before), merged)
             if loop.time() + wait < handle.when():
                 handle.cancel()
@@ -377,7 +387,7 @@ class Presenter:
                 del self._waiting_for[game_id]
             self._retry(*entry[1])
 
-    def _retry(self, session: Session, table: bool, retries: int, jobs: dict[Job, int]) -> None:
+    def _retry(self, session: Session, table: bool, retries: int, jobs: dict[Job, float]) -> None:
         # The copy the failed pass drew may be old by now: a database blink since dropped
         # it from the cache, and the moves after it were drawn from a fresh copy.
         current = self.bot.sessions.cached(session.id)
@@ -386,8 +396,8 @@ class Presenter:
         self._again(session, table=table, jobs=list(jobs))
         pending = self._pending[session.id]
         pending.retries = retries
-        for job, tries in jobs.items():
-            pending.tries[job] = max(tries, pending.tries.get(job, 0))
+        for job, since in jobs.items():
+            pending.failing[job] = min(since, pending.failing.get(job, since))
 
     def retry_now(self) -> None:
         """A graceful stop: what waits to be tried again (a round summary, a notice Discord
