@@ -1,4 +1,4 @@
-"""The presenter's retries: a post is tried for an hour after it first failed, whatever fails beside it."""
+"""The presenter's retries: a post is tried for an hour after it first failed."""
 
 from __future__ import annotations
 
