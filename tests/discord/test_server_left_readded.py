@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from simcord.backend import serializers
 
 from tests.discord.driver import Table, controls, message_text
@@ -118,3 +119,86 @@ async def test_a_press_on_an_old_stale_table_redraws_it_in_place_not_a_repost(
     assert new == [], [message_text(m)[:100] for m in new]
     pressed = next(m for m in table.channel.history() if m.id == message.id)
     assert "moved down" not in message_text(pressed)
+
+
+@pytest.mark.simcord(settle_timeout=1.0)  # the retries 5 to 60 s apart stay virtual
+async def test_presses_on_a_stale_table_while_discord_fails_edit_it_once_per_try(
+    simcord_env: Any,
+) -> None:
+    """The bot is removed from a server mid-game (the game ends, its table keeps its
+    buttons) and invited back. Discord is failing edits for a while (a 5xx), and the two
+    players, seeing nothing happen, press the old table's buttons a few times each. Every
+    press now queues its own ``redraw_ended_table`` closure (they are never equal, so
+    ``_wait_retry``'s merge keeps them all): each retry pass edits the same message once per
+    press, all refused, and every press also resets the merged retry count (``min``).
+    Before, a press asked for the table (``shown.table = None``), which coalesces into one
+    edit per pass. That was before; now presses redraw it at most once a minute: one edit
+    per try."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    await table.some_move()
+    await env.settle()
+    guild_id, channel_id = table.channel.guild.id, table.channel.id
+    await removed_and_back(env, guild_id, channel_id, 600)
+
+    message = table.table_message()
+    env.inject_error("PATCH", f"/channels/{channel_id}/messages/{message.id}", times=None)
+    for member in [*table.members.values()] * 3:  # six presses in all
+        play = next(c for c in controls(message) if c.custom_id.startswith("g:"))
+        await member.click(message, custom_id=play.custom_id)
+        await env.advance_time(1)
+    mark = len(env.backend.http_requests)
+    await env.advance_time(120)
+    edits = [
+        e
+        for e in env.backend.http_requests[mark:]
+        if e.method == "PATCH" and e.path.endswith(f"/messages/{message.id}")
+    ]
+    # Retries 5, 10, 15 s then a minute apart: at most 4 passes in these two minutes.
+    assert len(edits) <= 4, (
+        f"the stale table was edited {len(edits)} times in two minutes, every edit refused "
+        "(one edit per press per retry)"
+    )
+
+
+@pytest.mark.simcord(settle_timeout=1.0)  # the retries 5 to 60 s apart stay virtual
+async def test_presses_a_minute_apart_on_a_stale_table_do_not_pile_up_edits(
+    simcord_env: Any,
+) -> None:
+    """The bot is removed from a server mid-game (the game ends, its table keeps its
+    buttons) and invited back while Discord fails edits of that message (503s). A player,
+    seeing nothing happen, presses a button once a minute for four minutes. The throttle
+    lets one press a minute through, but each one still queues its own ``redraw_ended_table``
+    closure, and each keeps its own count of tries in the merged retry: every retry pass
+    then edits the same message once per press still owed (several identical edits in the
+    same instant, all refused), and each new press's fresh schedule (5, 10, 15 s) drags the
+    older ones along. That was before; now the redraws of one message are one job, and a
+    pass edits the table once."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    await table.some_move()
+    await env.settle()
+    guild_id, channel_id = table.channel.guild.id, table.channel.id
+    await removed_and_back(env, guild_id, channel_id, 600)
+
+    message = table.table_message()
+    path = f"/channels/{channel_id}/messages/{message.id}"
+    env.inject_error("PATCH", path, status=503, message="Service Unavailable", times=None)
+    member = next(iter(table.members.values()))
+    most = 0
+    for _ in range(4):  # a press a minute, four minutes
+        play = next(c for c in controls(message) if c.custom_id.startswith("g:"))
+        await member.click(message, custom_id=play.custom_id)
+        for _ in range(61):
+            mark = len(env.backend.http_requests)
+            await env.advance_time(1)
+            edits = sum(
+                1
+                for e in env.backend.http_requests[mark:]
+                if e.method == "PATCH" and e.path.endswith(f"/messages/{message.id}")
+            )
+            most = max(most, edits)
+    assert most <= 1, (
+        f"one retry pass edited the stale table {most} times at once, every edit refused "
+        "(one edit per press still owed)"
+    )
