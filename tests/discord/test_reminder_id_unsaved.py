@@ -8,6 +8,7 @@ import pytest
 
 from db import StoreUnavailable
 from tests.discord.driver import Table
+from tests.discord.test_turn_clocks import NUDGE, current
 
 
 def _reminders(table: Table) -> list[Any]:
@@ -39,6 +40,20 @@ async def _turn_passes(table: Table) -> str:
             break
     assert after != before, "the move did not pass the turn: pick another seed"
     return after[0]
+
+
+async def reminded_unsaved(env: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Table, str]:
+    """UNO for two; the first player is reminded of her turn, and the database refuses to
+    store the reminder's id once. The presenter's retry comes 12 s later (5 s in
+    production; past simcord's settle window here)."""
+    monkeypatch.setattr("cogs.presenter.RETRY_AFTER", 12.0)
+    table = await Table.start(env, "uno", 2, seed=7)
+    await env.settle()
+    left = _fail_nudge_store_once(env, monkeypatch)
+    ann = await current(table)
+    await env.advance_time(NUDGE + 1)  # ann reminded; its id not stored
+    assert left[0] == 0, "storing never failed: the test no longer tests that"
+    return table, ann
 
 
 async def test_old_reminder_is_deleted_when_the_new_ones_id_is_stored_by_the_retry(

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from db import StoreUnavailable
-from tests.discord.driver import Table
+from tests.discord.test_reminder_id_unsaved import reminded_unsaved
 from tests.discord.test_turn_clocks import NUDGE, a_move, current
 
 
@@ -24,24 +23,7 @@ async def test_a_player_is_reminded_of_a_later_turn_after_an_unsaved_reminder(
     whatever the call, and only a retry of the very job that posted it posts nothing: a new
     turn gets its reminder."""
     env = simcord_env
-    # The retry after ann's move (5 s in production; past simcord's settle window here).
-    monkeypatch.setattr("cogs.presenter.RETRY_AFTER", 12.0)
-    table = await Table.start(env, "uno", 2, seed=7)
-    await env.settle()
-    store = env.bot.store
-    real = store.set_nudge_message
-    left = [1]
-
-    async def flaky(game_id: int, message_id: int | None) -> Any:
-        if left[0] and message_id is not None:
-            left[0] -= 1
-            raise StoreUnavailable("the database is locked (injected)")
-        return await real(game_id, message_id)
-
-    monkeypatch.setattr(store, "set_nudge_message", flaky)
-    ann = await current(table)
-    await env.advance_time(NUDGE + 1)  # ann reminded; its id not stored
-    assert left[0] == 0, "storing never failed: the test no longer tests that"
+    table, ann = await reminded_unsaved(env, monkeypatch)
     for _ in range(3):
         await table.act(ann, await a_move(table, ann), via="dm")
         if await current(table) != ann:

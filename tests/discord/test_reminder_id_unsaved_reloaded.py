@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from db import StoreUnavailable
 from tests.discord.driver import Table
+from tests.discord.test_reminder_id_unsaved import reminded_unsaved
 from tests.discord.test_turn_clocks import NUDGE, a_move, current
 
 
@@ -29,24 +29,7 @@ async def test_a_reminder_stored_by_a_retry_on_a_reloaded_copy_is_deleted_later(
     bea's for good (two reminders, one untrue). That was before; now the copy in memory
     learns the id too: one reminder, bea's."""
     env = simcord_env
-    # The retry after the reload (5 s in production; past simcord's settle window here).
-    monkeypatch.setattr("cogs.presenter.RETRY_AFTER", 12.0)
-    table = await Table.start(env, "uno", 2, seed=7)
-    await env.settle()
-    store = env.bot.store
-    real = store.set_nudge_message
-    left = [1]
-
-    async def flaky(game_id: int, message_id: int | None) -> Any:
-        if left[0] and message_id is not None:
-            left[0] -= 1
-            raise StoreUnavailable("the database is locked (injected)")
-        return await real(game_id, message_id)
-
-    monkeypatch.setattr(store, "set_nudge_message", flaky)
-    ann = await current(table)
-    await env.advance_time(NUDGE + 1)  # ann reminded; its id not stored
-    assert left[0] == 0, "storing never failed: the test no longer tests that"
+    table, ann = await reminded_unsaved(env, monkeypatch)
     assert len(_reminders(table)) == 1
     env.bot.sessions.forget(table.game_id)  # the blink failed a write of the game too
     await table.session()  # loaded afresh from the database
