@@ -126,6 +126,9 @@ class Lobby(commands.Cog):
         # Lobbies closed on Discord whose ending the database refused (``_close_unkept``):
         # ended again by housekeeping, or by the next /newgame in their channel.
         self._unclosed: set[int] = set()
+        # Lobby messages being redrawn -> the one job doing it, and the words closing it.
+        self._redrawing: dict[tuple[int, int], Job] = {}
+        self._closing: dict[tuple[int, int], str] = {}
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.newgame)
@@ -654,23 +657,35 @@ class Lobby(commands.Cog):
         the lobby's, once the game started (the table is a new message)."""
         if message_id is None:
             message_id = session.row.table_message_id
+        if message_id is None:
+            return
         game_id, channel_id = session.id, session.row.channel_id
+        key = (game_id, message_id)
+        if closed is not None:
+            self._closing[key] = closed  # the newest words win ("Cancelled by ann.")
+        job = self._redrawing.get(key)
+        if job is None:
+            # One job per lobby message, however many presses ask for it: a retry waiting
+            # with it takes it once (each press used to add one more edit of the message
+            # to every retry pass while Discord failed).
 
-        async def redraw_lobby(s: Session) -> None:
-            presenter = self.bot.presenter
-            for _ in range(3):
-                current = self.sessions.cached(game_id) or s
-                if message_id is None:
-                    return
-                presenter.lobby_sending(game_id)
-                try:
-                    await presenter.edit(channel_id, message_id, self._lobby_now(current, closed))
-                finally:
-                    redrawn = presenter.lobby_landed(game_id)
-                if not redrawn:
-                    return
+            async def redraw_lobby(s: Session) -> None:
+                presenter = self.bot.presenter
+                for _ in range(3):
+                    current = self.sessions.cached(game_id) or s
+                    presenter.lobby_sending(game_id)
+                    try:
+                        screen = self._lobby_now(current, self._closing.get(key))
+                        await presenter.edit(channel_id, message_id, screen)
+                    finally:
+                        redrawn = presenter.lobby_landed(game_id)
+                    if not redrawn:
+                        break
+                self._redrawing.pop(key, None)
+                self._closing.pop(key, None)
 
-        self.bot.presenter.update(session, table=False, dms=False, jobs=[redraw_lobby])
+            job = self._redrawing[key] = redraw_lobby
+        self.bot.presenter.update(session, table=False, dms=False, jobs=[job])
 
     def _lobby_now(self, session: Session, closed: str | None) -> Screen:
         """The lobby message for the game as it is: open, or closed (started, ended)."""

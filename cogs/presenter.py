@@ -119,7 +119,8 @@ class Presenter:
         self._drawn_ended: set[int] = set()  # of those, games whose end was what was shown
         # Retries waiting for their time (``call_later``), run at once by a graceful stop.
         self._waiting: dict[
-            int, tuple[asyncio.TimerHandle, tuple[Session, bool, int, dict[Job, float]]]
+            int,
+            tuple[asyncio.TimerHandle, tuple[Session, tuple[bool, bool], int, dict[Job, float]]],
         ]
         self._waiting = {}
         self._waiting_for: dict[int, int] = {}  # game -> the key of its retry waiting
@@ -255,7 +256,8 @@ class Presenter:
                         else REFUSED_RETRY_AFTER * 2 ** (retries - quick - 1)
                     )
                 table = pending.table and not refused
-                self._wait_retry(session, min(waits), table, retries, owed)
+                dms = pending.dms  # DMs are not refused with the channel
+                self._wait_retry(session, min(waits), (table, dms), retries, owed)
             if not session.row.is_open:
                 self._forget(game_id)
             session.drop_views()  # drawn: memory per idle game stays small
@@ -348,12 +350,17 @@ class Presenter:
     @staticmethod
     def _job_wait(age: float, refused: bool) -> float:
         """When to try again a post failing for ``age`` seconds: about as long again
-        (5, 10, 20... s; from a minute when refused), at most half an hour."""
+        (5, 10, 20... s; from a minute when refused), at most 32 minutes."""
         floor = REFUSED_RETRY_AFTER if refused else RETRY_AFTER
         return min(max(floor, age), REFUSED_RETRY_AFTER * 2 ** (MAX_RETRIES - 1))
 
     def _wait_retry(
-        self, session: Session, wait: float, table: bool, retries: int, jobs: dict[Job, float]
+        self,
+        session: Session,
+        wait: float,
+        parts: tuple[bool, bool],
+        retries: int,
+        jobs: dict[Job, float],
     ) -> None:
         """Try the game again in ``wait`` seconds; a retry already waiting for it takes this
         one in instead. Each move's failed pass began a chain of its own before: during a
@@ -361,14 +368,16 @@ class Presenter:
         loop = asyncio.get_running_loop()
         key = self._waiting_for.get(session.id)
         if key is not None and key in self._waiting:
-            handle, (_, table_before, retries_before, jobs_before) = self._waiting[key]
+            handle, (_, before, retries_before, jobs_before) = self._waiting[key]
             merged = dict(jobs_before)
             for job, since in jobs.items():
                 merged[job] = min(since, merged.get(job, since))
             # The table's newest failure gets a whole schedule (a new move to show), each
             # post keeps when it first failed, and the sooner time wins (a DM failing once
             # is not left to a refused post's minutes).
-            retry = (session, table or table_before, min(retries, retries_before), merged)
+            # What the passes asked for (the table, the DMs), either of them.
+            joined = (parts[0] or before[0], parts[1] or before[1])
+            retry = (session, joined, min(retries, retries_before), merged)
             if loop.time() + wait < handle.when():
                 handle.cancel()
                 handle = loop.call_later(wait, self._retry_waiting, key)
@@ -376,7 +385,7 @@ class Presenter:
             return
         key = next(self._retry_keys)
         handle = loop.call_later(wait, self._retry_waiting, key)
-        self._waiting[key] = (handle, (session, table, retries, jobs))
+        self._waiting[key] = (handle, (session, parts, retries, jobs))
         self._waiting_for[session.id] = key
 
     def _retry_waiting(self, key: int) -> None:
@@ -387,13 +396,17 @@ class Presenter:
                 del self._waiting_for[game_id]
             self._retry(*entry[1])
 
-    def _retry(self, session: Session, table: bool, retries: int, jobs: dict[Job, float]) -> None:
+    def _retry(
+        self, session: Session, parts: tuple[bool, bool], retries: int, jobs: dict[Job, float]
+    ) -> None:
+        """Try again what failed: the table and the DMs if the pass asked for them (a job
+        queued alone, such as a lobby redraw, does not redraw an ended game's DMs)."""
         # The copy the failed pass drew may be old by now: a database blink since dropped
         # it from the cache, and the moves after it were drawn from a fresh copy.
         current = self.bot.sessions.cached(session.id)
         if current is not None and current.game is not None:
             session = current
-        self._again(session, table=table, jobs=list(jobs))
+        self._again(session, table=parts[0], dms=parts[1], jobs=list(jobs))
         pending = self._pending[session.id]
         pending.retries = retries
         for job, since in jobs.items():
