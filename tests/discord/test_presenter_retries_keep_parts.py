@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.discord.driver import Table, controls
-from tests.discord.test_server_left_readded import removed_and_back
+from tests.discord.driver import controls
+from tests.discord.test_server_left_readded import ended_by_removal
 
 pytestmark = [pytest.mark.parametrize("database", ["sqlite"], indirect=True)]
 
@@ -24,11 +24,8 @@ async def test_a_retried_stale_table_redraw_sends_no_new_dm_hands(simcord_env: A
     That was before; now the retry of a job asked with ``dms=False`` touches no DM, and
     the players get no new DM."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    await table.some_move()
-    await env.settle()
-    guild_id, channel_id = table.channel.guild.id, table.channel.id
-    await removed_and_back(env, guild_id, channel_id, 3700)
+    table = await ended_by_removal(env, 3700)
+    channel_id = table.channel.id
     session = await table.session()
     dm_channels = {s.dm_channel_id for s in session.seats if s.dm_channel_id}
     assert dm_channels

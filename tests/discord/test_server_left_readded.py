@@ -33,6 +33,16 @@ async def removed_and_back(env: Any, guild_id: int, channel_id: int, away: float
     assert env.bot.get_guild(guild_id) is not None
 
 
+async def ended_by_removal(env: Any, away: float) -> Table:
+    """A 2-player UNO game, one move in, ended by the bot's removal from its server; the bot
+    is invited back ``away`` seconds later."""
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    await table.some_move()
+    await env.settle()
+    await removed_and_back(env, table.channel.guild.id, table.channel.id, away)
+    return table
+
+
 async def test_the_table_of_a_game_ended_by_a_removal_stops_offering_buttons_once_back(
     simcord_env: Any,
 ) -> None:
@@ -45,11 +55,7 @@ async def test_the_table_of_a_game_ended_by_a_removal_stops_offering_buttons_onc
     Now the press is told that, and the table is drawn again: it shows that the game
     ended, and offers no more moves."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    await table.some_move()
-    await env.settle()
-    guild_id, channel_id = table.channel.guild.id, table.channel.id
-    await removed_and_back(env, guild_id, channel_id, 300)
+    table = await ended_by_removal(env, 300)
 
     message = table.table_message()
     ann = next(iter(table.members.values()))
@@ -102,11 +108,7 @@ async def test_a_press_on_an_old_stale_table_redraws_it_in_place_not_a_repost(
     became "The table moved down". Now the pressed message is edited in place (its buttons
     gone) and nothing new is posted in the channel."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    await table.some_move()
-    await env.settle()
-    guild_id, channel_id = table.channel.guild.id, table.channel.id
-    await removed_and_back(env, guild_id, channel_id, 3100)  # past TABLE_MAX_AGE (50 min)
+    table = await ended_by_removal(env, 3100)  # past TABLE_MAX_AGE (50 min)
 
     message = table.table_message()
     posts_before = [m.id for m in table.public_messages()]
@@ -135,11 +137,8 @@ async def test_presses_on_a_stale_table_while_discord_fails_edit_it_once_per_try
     edit per pass. That was before; now presses redraw it at most once a minute: one edit
     per try."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    await table.some_move()
-    await env.settle()
-    guild_id, channel_id = table.channel.guild.id, table.channel.id
-    await removed_and_back(env, guild_id, channel_id, 600)
+    table = await ended_by_removal(env, 600)
+    channel_id = table.channel.id
 
     message = table.table_message()
     env.inject_error("PATCH", f"/channels/{channel_id}/messages/{message.id}", times=None)
@@ -175,11 +174,8 @@ async def test_presses_a_minute_apart_on_a_stale_table_do_not_pile_up_edits(
     older ones along. That was before; now the redraws of one message are one job, and a
     pass edits the table once."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    await table.some_move()
-    await env.settle()
-    guild_id, channel_id = table.channel.guild.id, table.channel.id
-    await removed_and_back(env, guild_id, channel_id, 600)
+    table = await ended_by_removal(env, 600)
+    channel_id = table.channel.id
 
     message = table.table_message()
     path = f"/channels/{channel_id}/messages/{message.id}"
