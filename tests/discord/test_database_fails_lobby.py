@@ -56,6 +56,27 @@ def fail_once(match: str, text: str = "database is locked") -> Callable[[str], A
     return fail
 
 
+async def unkept_and_unclosed(env: Any) -> tuple[Any, Any, Any]:
+    """ann's /newgame while a backup holds SQLite's lock as the lobby's message id is stored
+    and again as the lobby is closed: the channel, ann, and the lobby message, which says it
+    was closed (its ending still owed to the database)."""
+    from cogs.lobby import UNKEPT
+
+    guild = env.create_guild()
+    channel = guild.create_text_channel("uno")
+    ann = guild.add_member(env.create_user("ann"))
+    conn = faulty(env)
+    conn.fail = fail_each_once(
+        "UPDATE games SET table_message_id", "UPDATE games SET status = 'cancelled'"
+    )
+    await ann.slash(channel, "newgame uno", turn_timer=0)
+    _ = env.errors
+    conn.fail = None
+    closed = channel.last_message
+    assert closed is not None and UNKEPT in (closed.content or "")
+    return channel, ann, closed
+
+
 async def test_a_lobby_whose_message_id_could_not_be_stored_is_closed_and_says_so(
     simcord_env,
 ) -> None:
@@ -135,21 +156,9 @@ async def test_an_unkept_lobby_whose_closing_also_failed_does_not_block_the_chan
     version), once the database was back /newgame in that channel was still refused until
     the lobby expired. Now the closing is tried again by the next /newgame there (and by
     housekeeping), and the new lobby opens."""
-    from cogs.lobby import UNKEPT
 
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("uno")
-    ann = guild.add_member(env.create_user("ann"))
-    conn = faulty(env)
-    conn.fail = fail_each_once(
-        "UPDATE games SET table_message_id", "UPDATE games SET status = 'cancelled'"
-    )
-    await ann.slash(channel, "newgame uno", turn_timer=0)
-    _ = env.errors
-    conn.fail = None
-    closed = channel.last_message
-    assert closed is not None and UNKEPT in (closed.content or "")
+    channel, ann, closed = await unkept_and_unclosed(env)
     assert not closed.components
     await env.advance_time(300)  # housekeeping passes run meanwhile
     again = await ann.slash(channel, "newgame uno", turn_timer=0)

@@ -7,7 +7,11 @@ from typing import Any
 import pytest
 
 from tests.discord.restarts import graceful_restart
-from tests.discord.test_database_fails_lobby import fail_each_once, faulty
+from tests.discord.test_database_fails_lobby import (
+    fail_each_once,
+    faulty,
+    unkept_and_unclosed,
+)
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -24,21 +28,9 @@ async def test_an_unkept_lobby_whose_closing_failed_does_not_block_the_channel_a
     and every /newgame in that channel was refused for the whole lobby timeout (30
     minutes). Now a lobby row with no message id older than a few seconds is taken as lost
     and closed, and /newgame opens a lobby."""
-    from cogs.lobby import UNKEPT
 
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("uno")
-    ann = guild.add_member(env.create_user("ann"))
-    conn = faulty(env)
-    conn.fail = fail_each_once(
-        "UPDATE games SET table_message_id", "UPDATE games SET status = 'cancelled'"
-    )
-    await ann.slash(channel, "newgame uno", turn_timer=0)
-    _ = env.errors
-    conn.fail = None
-    closed = channel.last_message
-    assert closed is not None and UNKEPT in (closed.content or "")
+    channel, ann, _ = await unkept_and_unclosed(env)
     await graceful_restart(env, make_bot, down=5)
     await env.advance_time(30)  # "in a moment"
     again = await ann.slash(channel, "newgame uno", turn_timer=0)
