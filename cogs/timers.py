@@ -19,6 +19,7 @@ import contextlib
 import itertools
 import logging
 import random
+import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from discord.ext import commands
 import engine.bots
 from cogs import show
 from cogs.clock import now
-from cogs.presenter import DRAW_LEASE_POLLS, ENDED_UNSHOWN_WITHIN, reply_refused
+from cogs.presenter import DRAW_LEASE_POLLS, ENDED_UNSHOWN_WITHIN, post_nonce, reply_refused
 from cogs.replies import log_failure
 from cogs.sessions import STRIKES_TO_BOT, Session, Shown
 from cogs.timing import bot_moves, wake_at
@@ -109,6 +110,8 @@ class Timers(commands.Cog):
         # (Its id, the token of the job that posted it, the reminder before it, to delete.)
         self._nudges_unsaved: dict[int, tuple[int, int | None, int | None]] = {}
         self._reminders = itertools.count()  # reminder tokens (``post_nudge``)
+        # With a token, a reminder's nonce: tokens count from 0 again after a restart.
+        self._process = secrets.token_hex(8)
         # Old reminders being deleted (tried again when Discord fails) -> (channel, message).
         self._deleting: dict[asyncio.Task[None], tuple[int, int]] = {}
 
@@ -571,14 +574,17 @@ class Timers(commands.Cog):
         # which the bot does not hear of), and the table is posted again before the reminder,
         # so its link leads somewhere. Costs no call while the table is there.
         table = row.table_message_id if first and self._may_reply(row.channel_id) else None
+        # The same on every try of this reminder: one that Discord made but whose answer was
+        # lost (a 5xx, a dropped connection) is handed back, not posted (and pinged) again.
+        nonce = None if token is None else post_nonce("nudge", row.id, token, self._process)
         try:
-            message_id = await self.bot.presenter.send(row.channel_id, screen, reply_to=table)
+            message_id = await self.bot.presenter.send(row.channel_id, screen, nonce, table)
         except discord.Forbidden as error:
             if table is None or error.code != NO_HISTORY:
                 raise  # a channel closed to the bot: one refused call, not two
             # A reply needs Read Message History, which the channel may deny the bot while
             # letting it post: a plain message then.
-            message_id = await self.bot.presenter.send(row.channel_id, screen)
+            message_id = await self.bot.presenter.send(row.channel_id, screen, nonce)
         except discord.HTTPException as error:
             if table is None or not reply_refused(error):
                 raise
