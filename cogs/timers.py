@@ -52,6 +52,10 @@ HOUR = 3600.0  # the longest wait between two redraws of a game Discord keeps re
 DOWN_LOOK = 2.0  # seconds between looks while the database is unavailable
 OUTAGES_KEPT = 10  # the database's last outages remembered (deadlines in them start over)
 DELETE_RETRIES = (0.0, 30.0, 120.0, 600.0)  # seconds before each try to delete an old reminder
+# Sharing the database, each process notes when its clock loop last looked (a ``meta`` row
+# per process, forgotten at a graceful stop); notes older than this are a dead process's.
+PASS_NOTE = "clock_pass:"
+PASS_NOTES_KEPT = 86400.0
 
 
 @dataclass(slots=True)
@@ -101,6 +105,11 @@ class Timers(commands.Cog):
         self._outages: list[tuple[float, float]] = []
         self._down_since: float | None = None
         self._last_ok = self._started
+        # Sharing the database: when another process last looked at the clocks, if none
+        # looked lately (then deadlines since ran out with no process to take a click).
+        self._alone_after: float | None = None
+        self._pass_noted = float("-inf")
+        self._looked_for_others = False
         # Sharing the database: games this process redrew for another -> (looks so far,
         # the time it may look again), for those Discord keeps refusing.
         self._looks: dict[int, tuple[int, float]] = {}
@@ -121,6 +130,12 @@ class Timers(commands.Cog):
     async def cog_unload(self) -> None:
         if self._task is not None:
             self._task.cancel()
+        if self.sessions.shared and self._pass_noted > float("-inf"):
+            # A graceful stop: the next process to start need not wait for this one's note
+            # to grow old before it gives back what runs out in between.
+            with contextlib.suppress(Exception):
+                key = PASS_NOTE + self.sessions.process
+                await asyncio.wait_for(self.bot.store.set_meta(key, None), 2.0)
         for task in self._firing.values():
             task.cancel()
         # A graceful stop: an old reminder still to delete is tried once more now, rather
@@ -158,6 +173,9 @@ class Timers(commands.Cog):
             # hand-back reads the clocks of every game waking within a lease.
             self._claims_dropped = True
             await self._drop_old_claims()
+        if self.sessions.shared and not self._looked_for_others:
+            self._looked_for_others = True
+            await self._look_for_others()
         while not self.bot.is_closed():
             delay = idle
             self._woken = False
@@ -182,6 +200,7 @@ class Timers(commands.Cog):
                     delay = min(idle, max(0.05, nearest - moment) if nearest > moment else BUSY)
                 if self.sessions.shared:
                     await self.redraw_orphans(moment)
+                    await self._note_pass(moment)
                 if moment - self._swept >= SWEEP_EVERY:
                     self._swept = moment
                     await self.sessions.sweep(before=self.bot.presenter.note_shown)
@@ -201,6 +220,36 @@ class Timers(commands.Cog):
                 await asyncio.sleep(delay)
             finally:
                 self._sleeping = False
+
+    async def _look_for_others(self) -> None:
+        """Sharing the database, once at start: if no other process looked at the clocks
+        lately, deadlines since the last look ran out while no process could take a click
+        (a deploy): they are given back (``_missed``), as alone on SQLite."""
+        moment = now()
+        try:
+            notes = await self.bot.store.meta_like(PASS_NOTE)
+            seen = {key: float(value) for key, value in notes.items()}
+            for key, when in seen.items():
+                if when < moment - PASS_NOTES_KEPT:
+                    await self.bot.store.set_meta(key, None)
+        except Exception as error:
+            log.info("clock pass: looking for other processes failed: %s", error)
+            return  # as if others ran: only deadlines well before the start are given back
+        others = [when for key, when in seen.items() if key != PASS_NOTE + self.sessions.process]
+        if all(when < self._started - self._slack() for when in others):
+            self._alone_after = max(others, default=float("-inf"))
+
+    async def _note_pass(self, moment: float) -> None:
+        """Sharing the database: note that this process looks at the clocks (at most once
+        a poll; ``_look_for_others``)."""
+        if moment - self._pass_noted >= self.bot.settings.clock_poll:
+            await self.bot.store.set_meta(PASS_NOTE + self.sessions.process, repr(moment))
+            self._pass_noted = moment
+
+    def _slack(self) -> float:
+        """Sharing the database, deadlines this close before the start may be another
+        running process's to fire (it looks every poll)."""
+        return min(2 * self.bot.settings.clock_poll, 10.0) if self.sessions.shared else 0.0
 
     async def _drop_old_claims(self) -> None:
         """Alone on the database, claims a stopped process left (a lease ahead of the clocks,
@@ -326,9 +375,10 @@ class Timers(commands.Cog):
         """The deadline passed while no process of this bot ran (a deploy, a crash) or while
         the database refused everything: nobody could click then. Sharing the database, one
         that passed just before this process started was another's to fire, so only those
-        older than a few polls count."""
-        slack = min(2 * self.bot.settings.clock_poll, 10.0) if self.sessions.shared else 0.0
-        if deadline < self._started - slack:
+        older than a few polls count, unless no other process looked at the clocks since."""
+        if deadline < self._started - self._slack():
+            return True
+        if self._alone_after is not None and self._alone_after < deadline < self._started:
             return True
         return any(start <= deadline <= end for start, end in self._outages)
 

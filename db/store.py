@@ -1082,6 +1082,12 @@ class Store:
         row = await self._read(one("SELECT value FROM meta WHERE key = ?", key))
         return str(row[0]) if row else None
 
+    async def meta_like(self, prefix: str) -> dict[str, str]:
+        """The bot's notes whose keys begin with ``prefix`` (``LIKE`` matches ``_``
+        and ``%`` as wildcards: the keys are checked again)."""
+        rows = await self._read(many("SELECT key, value FROM meta WHERE key LIKE ?", prefix + "%"))
+        return {str(r[0]): str(r[1]) for r in rows if str(r[0]).startswith(prefix)}
+
     async def set_meta(self, key: str, value: str | None) -> None:
         """Store (or with None, forget) one of the bot's own notes, such as where it last
         synced its slash commands."""

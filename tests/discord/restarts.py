@@ -29,6 +29,7 @@ async def graceful_restart(env: Any, make_bot: Any, down: float = 0, **settings:
     dead(old)
     if down:
         await env.advance_time(down)
+    fresh_clock()
     start = len(env.http_requests)
     await env.restart_bot(make_bot(**settings))
     return start
@@ -57,6 +58,15 @@ async def move(table: Table, rng: random.Random, via: str = "picker") -> tuple[s
     player, action_id = await choose(table, rng)
     await table.act(player, action_id, via=via)
     return player, action_id
+
+
+def fresh_clock() -> None:
+    """A new process's steady clock starts at the wall clock's time. (The simulator moves
+    the wall clock while no bot runs, but not the monotonic one: the clock of the process
+    before would take the time the bot was down for a leap, and catch it up slowly.)"""
+    from cogs.clock import now
+
+    now._last = None
 
 
 def dead(bot: Any) -> None:

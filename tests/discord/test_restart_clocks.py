@@ -4,6 +4,9 @@ click of theirs could be answered. Now such a clock starts over, the table showi
 
 from __future__ import annotations
 
+import pytest
+
+from cogs.clock import now
 from db import StoreUnavailable
 from tests.discord.driver import Table
 from tests.discord.restarts import graceful_restart
@@ -71,6 +74,54 @@ async def test_a_turn_that_ran_out_while_the_database_was_down_starts_over(
     assert (session.version, seat.strikes) == (before, 0), session.public_log[-2:]
     await env.advance_time(61)  # the full minute again, then the clock works as ever
     await env.settle()
+    session = await table.session()
+    seat = session.seat(int(player))
+    assert seat is not None and seat.strikes == 1 and session.version > before
+
+
+async def test_a_deadline_in_a_short_deploy_is_given_back_on_postgresql_too(
+    simcord_env, make_bot
+) -> None:
+    """A deploy that takes eight seconds, ann's 60 s deadline falling in them. Before, on
+    PostgreSQL, a deadline in the ten seconds before a start was taken for another process's
+    to fire (a PostgreSQL bot always works as if others shared the database), so the new
+    process timed her out at once with a strike, though no process ran then: the rules page
+    promises nobody is timed out for time the bot was offline. Now each process notes its
+    clock passes in the database (and forgets its note on a graceful stop): a process that
+    starts with nobody else's recent note gives back what ran out since the last pass."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
+    session = await table.session()
+    player = session.hosted.awaited(session.game)[0]
+    before = session.version
+    await env.advance_time(55)
+    await graceful_restart(env, make_bot, down=8)  # her deadline passes at 60 s, in the gap
+    await env.advance_time(3)
+    await env.settle()
+    session = await table.session()
+    seat = session.seat(int(player))
+    assert seat is not None
+    assert (session.version, seat.strikes) == (before, 0), session.public_log[-2:]
+    assert session.row.clocks["turn"][player] > env.bot.get_cog("Timers")._started
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_a_deadline_just_before_a_start_is_left_to_a_process_still_running(
+    simcord_env, make_bot
+) -> None:
+    """The other side of the rule above: sharing the database with a process that looked at
+    the clocks a moment ago, a deadline just before the start was that process's to fire (it
+    took clicks meanwhile): the new one does not give it back."""
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
+    session = await table.session()
+    player = session.hosted.awaited(session.game)[0]
+    before = session.version
+    await env.advance_time(55)
+    # Another process's note, as of the new process's start.
+    await env.bot.store.set_meta("clock_pass:other", repr(now() + 8))
+    await graceful_restart(env, make_bot, down=8)
+    await env.advance_time(3)
     session = await table.session()
     seat = session.seat(int(player))
     assert seat is not None and seat.strikes == 1 and session.version > before
