@@ -86,6 +86,7 @@ class Pending:
     jobs: list[Job] = field(default_factory=list)
     retries: int = 0  # passes the table and DMs were tried in and failed
     failing: dict[Job, float] = field(default_factory=dict)  # each job's first failure (now())
+    reload: bool = False  # a retry of a game no longer cached: its copy may be old
 
 
 def post_nonce(*parts: object) -> str:
@@ -196,6 +197,8 @@ class Presenter:
             # A lobby has no table or DMs to draw, but may have jobs (closing its message).
             drawing, leased = (False, None)
             if session.game is not None:
+                if pending.reload:
+                    session = await self._stored(session)
                 session = await self._current(session)
                 drawing, leased = await self._begin(session)
             if leased is not None and session.row.table_message_id is not None:
@@ -299,6 +302,21 @@ class Presenter:
             log_failure(f"game {session.id}: reload to draw", error, self.bot)
             return session
         return current if current is not None and current.game is not None else session
+
+    async def _stored(self, session: Session) -> Session:
+        """A retry's copy of a game that left the cache (it ended, or sat idle) may be older
+        than what was drawn since from a fresh copy (a failed write dropped this one): the
+        game as stored, unless that fails."""
+        sessions = self.bot.sessions
+        try:
+            async with sessions.lock(session.id):
+                stored = await sessions.get(session.id)
+        except Exception as error:
+            log_failure(f"game {session.id}: reload to draw", error, self.bot)
+            return session
+        if stored is None or stored.game is None or stored.version < session.version:
+            return session
+        return stored
 
     async def _begin(self, session: Session) -> tuple[bool, int | None]:
         """Take the game's drawing: (False if another process is drawing it now, the
@@ -408,6 +426,7 @@ class Presenter:
             session = current
         self._again(session, table=parts[0], dms=parts[1], jobs=list(jobs))
         pending = self._pending[session.id]
+        pending.reload |= current is None and pending.session is session
         pending.retries = retries
         for job, since in jobs.items():
             pending.failing[job] = min(since, pending.failing.get(job, since))
@@ -540,7 +559,7 @@ class Presenter:
                 await self.edit(session.row.channel_id, message_id, show.table(session))
                 return True
             except discord.NotFound:
-                pass  # deleted: post a new one
+                message_id = None  # deleted: post a new one (and edit it no more)
             except discord.HTTPException as error:
                 if error.code != 30046:
                     raise
@@ -1015,10 +1034,12 @@ class Presenter:
 
     # -- channel posts ----------------------------------------------------------------------
     def announce(self, session: Session, text: str) -> None:
-        """Tell the game's channel ``text`` after its table and DMs are brought up to date."""
+        """Tell the game's channel ``text`` after its table and DMs are brought up to date
+        (once: the same nonce on every try)."""
+        nonce = post_nonce("notice", session.id, session.row.version, text)
 
         async def notice(s: Session) -> None:
-            await self.post(s, text)
+            await self.post(s, text, nonce=nonce)
 
         self.update(session, jobs=[notice])
 
