@@ -313,15 +313,23 @@ class Play(commands.Cog):
                     if playing
                     else "took your seat."
                 )
-                jobs.append(self._notice(text, change.user_id))
+                nonce = post_nonce("away", session.id, session.row.version, change.user_id)
+                jobs.append(self._away_notice(text, change.user_id, nonce, playing))
         self.presenter.update(session, jobs=jobs)
         self.bot.wake_timers(session.row.wake_at, known=True)
 
-    def _notice(self, text: str, user_id: int) -> Job:
-        """A job posting ``text`` in the game's channel, pinging ``user_id``."""
+    def _away_notice(self, text: str, user_id: int, nonce: str, playing: bool) -> Job:
+        """A job posting ``text`` in the game's channel, pinging ``user_id``, whose seat a
+        bot took: once (the same nonce on every try). One that offers the seat back is not
+        posted once that is untrue (a post Discord held up while the member pressed **I'm
+        back**, or the game ended)."""
 
         async def notice(session: Session) -> None:
-            await self.presenter.post(session, text, ping=[user_id])
+            seat = session.seat(user_id)
+            away = seat is not None and seat.away == "timeout"
+            if playing and not (session.row.status == "active" and away):
+                return
+            await self.presenter.post(session, text, ping=[user_id], nonce=nonce)
 
         return notice
 
