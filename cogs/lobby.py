@@ -20,14 +20,14 @@ from discord.ext import commands, tasks
 from cogs import components, ids, replies
 from cogs.clock import now
 from cogs.hosting import GAMES, Hosted
-from cogs.presenter import Job
+from cogs.presenter import Job, post_nonce
 from cogs.render.screens import lobby_screen
 from cogs.render.spec import Button, Screen, clip_words, whole_lines
 from cogs.render.text import member_name, named, plural, safe_name
 from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from cogs.show import table_link
-from cogs.visibility import gone_channels, visible
+from cogs.visibility import UNCHECKED, gone_channels, visible
 from db import ChannelBusy, HostBusy, StoreUnavailable
 from engine import Option
 from engine.bots import LEVELS
@@ -43,6 +43,8 @@ UNKEPT = (
 )
 
 LEFT_SERVERS_KEPT = 1000  # names of servers that removed the bot, kept for their games' DMs
+CLOSING_KEPT = 1000  # closed lobbies whose closing words are kept for a later redraw
+STALE_REDRAW_EVERY = 60.0  # seconds between redraws of a closed lobby for presses on it
 # Seconds a new lobby may go without its message id stored: longer, it is taken as lost.
 POSTING = 15.0
 BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Ito")
@@ -123,12 +125,17 @@ class Lobby(commands.Cog):
         # The look at READY for servers left while away failed (the database was away):
         # each housekeeping pass tries again until it succeeds.
         self._left_unchecked = False
+        # Deleted channels whose game the database would not say or end -> why they went.
+        self._deleted_unchecked: dict[int, str] = {}
         # Lobbies closed on Discord whose ending the database refused (``_close_unkept``):
         # ended again by housekeeping, or by the next /newgame in their channel.
         self._unclosed: set[int] = set()
-        # Lobby messages being redrawn -> the one job doing it, and the words closing it.
+        # Lobby messages being redrawn -> the one job doing it; the words closing a lobby
+        # message ("Cancelled by ann."), kept for any later redraw (the newest ``CLOSING_KEPT``).
         self._redrawing: dict[tuple[int, int], Job] = {}
         self._closing: dict[tuple[int, int], str] = {}
+        # Closed lobbies' messages redrawn for a press on their stale buttons -> when.
+        self._stale_pressed: dict[tuple[int, int], float] = {}
 
     async def cog_load(self) -> None:
         self.bot.tree.add_command(self.newgame)
@@ -312,6 +319,7 @@ class Lobby(commands.Cog):
                 # hold the channel. Nothing was shown, so nothing is left.
                 log.info("game %s: the new lobby could not be shown: %s", row.id, error)
                 await self.sessions.end(session, "ended")
+                await self._hand_back_rematch(invited, rematch_of)  # nobody was pinged
                 return
             session.row.table_message_id = message_id
             try:
@@ -533,7 +541,17 @@ class Lobby(commands.Cog):
                 if session.game is None and message is not None and message.id == lobby_message:
                     # A closed lobby still offering its buttons: its closing edit never
                     # landed (the bot removed from the server, and invited back since).
-                    self._redraw_later(session)
+                    # At most once a minute, however many press it while Discord fails.
+                    key = (session.id, message.id)
+                    moment = now()
+                    if moment - self._stale_pressed.get(key, float("-inf")) >= STALE_REDRAW_EVERY:
+                        self._stale_pressed = {
+                            k: t
+                            for k, t in self._stale_pressed.items()
+                            if moment - t < STALE_REDRAW_EVERY
+                        }
+                        self._stale_pressed[key] = moment
+                        self._redraw_later(session)
                 return
             handler: Callable[[discord.Interaction, Session], Coroutine[Any, Any, None]] = {
                 "join": self._join,
@@ -662,7 +680,10 @@ class Lobby(commands.Cog):
         game_id, channel_id = session.id, session.row.channel_id
         key = (game_id, message_id)
         if closed is not None:
+            self._closing.pop(key, None)
             self._closing[key] = closed  # the newest words win ("Cancelled by ann.")
+            while len(self._closing) > CLOSING_KEPT:
+                del self._closing[next(iter(self._closing))]
         job = self._redrawing.get(key)
         if job is None:
             # One job per lobby message, however many presses ask for it: a retry waiting
@@ -682,7 +703,6 @@ class Lobby(commands.Cog):
                     if not redrawn:
                         break
                 self._redrawing.pop(key, None)
-                self._closing.pop(key, None)
 
             job = self._redrawing[key] = redraw_lobby
         self.bot.presenter.update(session, table=False, dms=False, jobs=[job])
@@ -866,15 +886,27 @@ class Lobby(commands.Cog):
     # -- the server changing under its games --------------------------------------------------
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        gone_channels(self.bot).add(channel.id)  # its games' history needs no lookup
-        row = await self.bot.store.open_game_in_channel(channel.id)
-        await self.gone([row.id] if row else [], "its channel was deleted", "channel_gone")
+        await self._channel_deleted(channel.id, "its channel was deleted")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        gone_channels(self.bot).add(payload.thread_id)
-        row = await self.bot.store.open_game_in_channel(payload.thread_id)
-        await self.gone([row.id] if row else [], "its thread was deleted", "channel_gone")
+        await self._channel_deleted(payload.thread_id, "its thread was deleted")
+
+    async def _channel_deleted(self, channel_id: int, why: str) -> None:
+        """End the channel's open game. The database failing (PostgreSQL restarting), the
+        deletion is looked at again by housekeeping: no event of it comes again."""
+        gone_channels(self.bot).add(channel_id)  # its games' history needs no lookup
+        try:
+            row = await self.bot.store.open_game_in_channel(channel_id)
+        except Exception as error:
+            log_failure("looking for the game of a deleted channel", error, self.bot)
+            done = False
+        else:
+            done = await self.gone([row.id] if row else [], why, "channel_gone")
+        if done:
+            self._deleted_unchecked.pop(channel_id, None)
+        else:
+            self._deleted_unchecked[channel_id] = why
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -985,8 +1017,10 @@ class Lobby(commands.Cog):
                 # channel is told by a post instead.
                 log.info("game %s: answering /endgame failed: %s", row.id, error)
 
+                nonce = post_nonce("ended", row.id)
+
                 async def notice(s: Session) -> None:
-                    await self.bot.presenter.post(s, text, screen=again)
+                    await self.bot.presenter.post(s, text, screen=again, nonce=nonce)
 
                 jobs.append(notice)
         if was_lobby or session.game is None:
@@ -1000,9 +1034,12 @@ class Lobby(commands.Cog):
     async def games(self, interaction: discord.Interaction) -> None:
         rows = await self.bot.store.open_games_in_guild(interaction.guild_id or 0)
         # A private channel's games stay private, as in /history and /replay.
-        rows = await visible(interaction, rows)
+        rows, unchecked = await visible(interaction, rows)
         if not rows:
-            await reply(interaction, "No games are open in this server. Start one with `/newgame`!")
+            text = "No games are open in this server. Start one with `/newgame`!"
+            if unchecked:
+                text = f"None of the open games I could check is one you can see. {UNCHECKED}"
+            await reply(interaction, text)
             return
         lines = []
         for row in rows[:50]:
@@ -1016,6 +1053,8 @@ class Lobby(commands.Cog):
             )
         listed = whole_lines(lines, 4000, "more games", total=len(rows))
         embed = discord.Embed(title="Open games", description=listed)
+        if unchecked:
+            embed.set_footer(text=UNCHECKED)
         await reply(interaction, embed=embed)
 
     # -- housekeeping -----------------------------------------------------------------------------
@@ -1025,6 +1064,8 @@ class Lobby(commands.Cog):
         # abandoned lobbies would hold their channels until a restart.
         if self._left_unchecked:
             self._left_unchecked = not await self.end_games_of_servers_left()
+        for channel_id, why in list(self._deleted_unchecked.items()):
+            await self._channel_deleted(channel_id, why)
         for game_id in list(self._unclosed):
             if await self._end_unkept(game_id):
                 self._unclosed.discard(game_id)

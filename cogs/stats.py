@@ -17,7 +17,7 @@ from cogs.render.text import named, safe_name
 from cogs.replies import in_guild, reply
 from cogs.sessions import forfeit_winners
 from cogs.show import table_link
-from cogs.visibility import Sight, may_see
+from cogs.visibility import UNCHECKED, Sight, may_see
 from db import GameRow
 from db.rows import StatRow
 
@@ -219,7 +219,7 @@ class Stats(commands.Cog):
         rows, looked, more, unchecked = await self._visible_history(interaction)
         # Channels left unchecked (each deleted or archived one costs Discord a lookup, and a
         # command may ask so many): said, never passed off as games the member may not see.
-        skipped = "Games in channels I couldn't check just now are not listed."
+        skipped = UNCHECKED
         if not rows:
             # The same words whether none finished or none is in a channel the member can
             # read: true either way, and it tells nothing of private channels.

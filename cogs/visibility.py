@@ -19,6 +19,7 @@ import logging
 from collections.abc import Iterable
 from typing import Protocol, TypeVar
 
+import aiohttp
 import discord
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ class Sight:
         self.interaction = interaction
         self.lookups = lookups
         self.decided: dict[int, bool] = {}
-        self.undecided = False  # a channel was left undecided: no lookups left
+        self.undecided = False  # a channel was left undecided (no lookups left, Discord failing)
         self.gone = gone_channels(interaction.client)
 
     async def may_see(self, channel_id: int) -> bool:
@@ -66,6 +67,15 @@ class Sight:
         guild = self.interaction.guild
         member = self.interaction.user
         if guild is None or not isinstance(member, discord.Member):
+            return False
+        if guild.unavailable or guild.get_role(guild.id) is None:
+            # Known by its id alone (after a new gateway session, until Discord sends the
+            # server's channels and roles; during an outage of Discord's): no permission can
+            # be worked out, save those Discord sent with the command for its own channel.
+            if channel_id == self.interaction.channel_id:
+                allowed = self.interaction.permissions
+                return allowed.view_channel and allowed.read_message_history
+            self.undecided = True
             return False
         channel: Place | None = guild.get_channel_or_thread(channel_id)
         if channel is None and channel_id in self.gone:
@@ -90,8 +100,10 @@ class Sight:
             return None
         except discord.Forbidden:
             return None  # hidden from the bot itself (for now)
-        except (discord.HTTPException, discord.InvalidData) as error:
-            log.info("channel %s: fetching it failed: %s", channel_id, error)
+        except (discord.HTTPException, discord.InvalidData, aiohttp.ClientError, OSError) as error:
+            # Discord failing, not saying no: the game is said to be unchecked, not hidden.
+            log.info("channel %s: fetching it failed: %r", channel_id, error)
+            self.undecided = True
             return None
         return found if isinstance(found, Place) else None
 
@@ -117,10 +129,11 @@ class Sight:
             return False
         try:
             await thread.fetch_member(user_id)
-        except discord.NotFound:
+        except (discord.NotFound, discord.Forbidden):
             return False
-        except discord.HTTPException as error:
-            log.info("thread %s: asking for member %s failed: %s", thread.id, user_id, error)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            log.info("thread %s: asking for member %s failed: %r", thread.id, user_id, error)
+            self.undecided = True  # unchecked, not hidden
             return False
         return True
 
@@ -157,10 +170,15 @@ async def may_see(interaction: discord.Interaction, channel_id: int) -> bool:
     return await Sight(interaction).may_see(channel_id)
 
 
+UNCHECKED = "Games in channels I couldn't check just now are not listed."
+
+
 async def visible(
     interaction: discord.Interaction, rows: Iterable[Row], limit: int | None = None
-) -> list[Row]:
-    """The rows (games) whose channel the member may read, in order, at most ``limit``."""
+) -> tuple[list[Row], bool]:
+    """The rows (games) whose channel the member may read, in order, at most ``limit``, and
+    whether a channel was left unchecked (Discord failing, or the command's lookups spent):
+    its games are left out, and the member is to be told so (``UNCHECKED``)."""
     sight = Sight(interaction)
     kept: list[Row] = []
     for row in rows:
@@ -168,4 +186,4 @@ async def visible(
             break
         if await sight.may_see(row.channel_id):
             kept.append(row)
-    return kept
+    return kept, sight.undecided
