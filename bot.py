@@ -260,6 +260,48 @@ class ShardedCardBot(CardBot, commands.AutoShardedBot):
     serves the servers of its shards and applies any game's move (DM clicks all arrive at
     shard 0); games are shared through the database."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        parsers = self._connection.parsers
+        parse_ready = parsers["READY"]
+
+        def ready(data: Any) -> None:
+            parse_ready(data)
+            self._servers_left_while_away(int(data["shard"][0]))
+
+        parsers["READY"] = ready
+        self._checking_left: set[asyncio.Task[None]] = set()
+
+    def _servers_left_while_away(self, shard_id: int) -> None:
+        """A shard identified afresh (its session lost: a long network cut). READY lists
+        every server the bot is in, each as unavailable until its GUILD_CREATE, and the
+        sharded client puts those in its cache in place of what it held, without clearing
+        it as a single connection does. A server of the shard still cached as available is
+        one READY left out: the bot was removed from it while the shard was away, and
+        Discord sends no GUILD_DELETE for it. Asked of Discord first (one call each), then
+        dropped and heard of as a removal."""
+        suspects = [g for g in self.guilds if g.shard_id == shard_id and not g.unavailable]
+        if suspects:
+            task = asyncio.create_task(self._confirm_left(shard_id, suspects), name="left")
+            self._checking_left.add(task)
+            task.add_done_callback(self._checking_left.discard)
+
+    async def _confirm_left(self, shard_id: int, suspects: list[discord.Guild]) -> None:
+        for guild in suspects:
+            try:
+                await self.fetch_guild(guild.id, with_counts=False)
+                continue  # still a member: its GUILD_CREATE is on its way
+            except (discord.NotFound, discord.Forbidden):
+                pass
+            except Exception as error:  # Discord failing: not taken for a removal
+                log.info("shard %s: asking about server %s failed: %r", shard_id, guild.id, error)
+                continue
+            if self.get_guild(guild.id) is not guild:
+                continue  # sent again meanwhile: the bot is there after all
+            log.info("shard %s: removed from server %s while away", shard_id, guild.id)
+            self._connection._remove_guild(guild)
+            self.dispatch("guild_remove", guild)
+
 
 def create_bot(settings: Settings, store: Store | None = None) -> CardBot:
     # The bot never joins a voice channel: no warning that voice would need PyNaCl/davey.

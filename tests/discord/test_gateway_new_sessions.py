@@ -1,0 +1,106 @@
+"""Gateway lifecycle checks (one process, no shards): a new session (READY again), a server
+unavailable for a while."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from simcord.backend import serializers
+
+from tests.discord.driver import Table, message_text
+
+pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+
+
+def reidentify(env: Any) -> None:
+    """The session is lost and the bot identifies afresh: READY lists every server the bot
+    is in (unavailable until its GUILD_CREATE), then a GUILD_CREATE for each."""
+    backend = env.backend
+    backend.emit(
+        "READY",
+        {
+            "v": 10,
+            "user": dict(serializers.user_payload(backend.bot_user)),
+            "guilds": [{"id": str(g), "unavailable": True} for g in backend.guilds],
+            "session_id": "again",
+            "resume_gateway_url": "wss://simcord.invalid",
+            "application": {"id": str(backend.application_id), "flags": 0},
+        },
+    )
+    for guild in list(backend.guilds.values()):
+        backend.emit("GUILD_CREATE", serializers.guild_create_payload(backend, guild))
+
+
+async def test_a_removal_missed_while_disconnected_ends_the_game_at_a_new_session(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    await table.some_move()
+    await env.settle()
+    other = env.create_guild("other")  # still the bot's: kept
+    emit = env.backend.emit
+    monkeypatch.setattr(
+        env.backend, "emit", lambda e, d: None if e == "GUILD_DELETE" else emit(e, d)
+    )
+    env.backend.remove_guild(table.channel.guild.id)
+    monkeypatch.setattr(env.backend, "emit", emit)
+    reidentify(env)
+    await env.settle()
+    await env.bot.presenter.idle()
+    assert (await table.session()).row.status == "cancelled"
+    assert env.bot.get_guild(other.id) is not None
+
+
+async def test_a_new_session_redraws_and_posts_nothing(simcord_env: Any) -> None:
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    await table.some_move()
+    await env.settle()
+    await env.bot.presenter.idle()
+    start = len(env.http_requests)
+    reidentify(env)
+    await env.settle()
+    await env.bot.presenter.idle()
+    assert (await table.session()).row.status == "active"
+    calls = [(r.method, r.path) for r in env.http_requests[start:]]
+    assert calls == []
+    await table.some_move()
+    await env.settle()
+    assert (await table.session()).row.status == "active"
+
+
+async def test_a_server_outage_ends_nothing(simcord_env: Any) -> None:
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    await table.some_move()
+    await env.settle()
+    guild_id = table.channel.guild.id
+    env.backend.emit("GUILD_DELETE", {"id": str(guild_id), "unavailable": True})
+    await env.settle()
+    assert (await table.session()).row.status == "active"
+    await env.advance_time(10 * 60)  # housekeeping passes meanwhile
+    assert (await table.session()).row.status == "active"
+    await table.some_move()  # from a DM, during the outage
+    await env.settle()
+    payload = serializers.guild_create_payload(env.backend, env.backend.guilds[guild_id])
+    env.backend.emit("GUILD_CREATE", payload)
+    await env.settle()
+    await env.bot.presenter.idle()
+    assert (await table.session()).row.status == "active"
+    for player in table.members:
+        dm = table.dm_message(player)
+        assert dm is not None and "ended" not in message_text(dm)
+
+
+async def test_games_during_a_server_outage(simcord_env: Any) -> None:
+    env = simcord_env
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
+    await env.settle()
+    env.backend.emit("GUILD_DELETE", {"id": str(table.channel.guild.id), "unavailable": True})
+    await env.settle()
+    ann = next(iter(table.members.values()))
+    result = await ann.slash(table.channel, "games")
+    text = "".join(e.description or "" for e in result.response.embeds or [])
+    assert f"#{table.game_id}" in text, result.response.content
