@@ -36,6 +36,8 @@ log = logging.getLogger("cardtable")
 DEV_GUILD_SYNCED = "dev_guild_synced"  # meta key: servers holding their own copy of the commands
 
 SHUTDOWN_DRAIN = 5.0  # seconds a stop waits for queued Discord updates (docker allows 10)
+SYNC_RETRY_AFTER = 300.0  # seconds before a failed command sync is tried again...
+SYNC_TRIES = 12  # ...so many tries in all (an hour)
 EXTENSIONS = (
     "cogs.play",
     "cogs.lobby",
@@ -72,6 +74,7 @@ class CardBot(commands.Bot):
         )
         self.settings = settings
         self._late_sync: asyncio.Task[None] | None = None  # the command sync, in the background
+        self._sync_tries = 0  # syncs that failed this start (``_synced``)
         self.fatal: ConfigError | None = None  # found after the start: the bot stops, exit 2
         # Names of servers that removed the bot while it ran (gone from discord.py's cache):
         # the DMs of their ended games still say where they were played.
@@ -127,7 +130,22 @@ class CardBot(commands.Bot):
             self.fatal = error  # said by ``main``, exit code 2
             asyncio.get_running_loop().create_task(self.close())
         elif error is not None:
-            log.error("the slash-command sync failed: %r", error)
+            # The database or Discord failing: members would keep the last sync's commands
+            # until the next start (days, maybe). Tried again a few minutes later, a while.
+            self._sync_tries += 1
+            again = self._sync_tries < SYNC_TRIES and not self.is_closed()
+            log.error(
+                "the slash-command sync failed%s: %r",
+                f" (trying again in {SYNC_RETRY_AFTER:.0f} s)" if again else "",
+                error,
+            )
+            if again:
+                asyncio.get_running_loop().call_later(SYNC_RETRY_AFTER, self._sync_again)
+
+    def _sync_again(self) -> None:
+        if not self.is_closed():
+            self._late_sync = None
+            self.sync_commands_soon()
 
     async def check_owner(self) -> None:
         """One bot application per database. A second one (a staging bot given production's

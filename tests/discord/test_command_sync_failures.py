@@ -50,3 +50,41 @@ async def test_a_discord_outage_at_start_is_not_called_a_configuration_error(
         raise AssertionError(f"a 503 is reported as a configuration error: {error}") from None
     except Exception:  # any other report of a failing Discord is fine here
         pass
+
+
+async def test_a_sync_that_met_a_database_outage_is_tried_again_while_the_bot_runs(
+    simcord_env: Any, make_bot: Any, monkeypatch: Any
+) -> None:
+    """A deploy that changes the commands starts while the database blinks: the sync reads
+    which servers hold old copies first, and failed. Before, it was logged and tried at the
+    next start only: members kept the old commands for days. Now it is tried again a few
+    minutes later while the bot runs."""
+    from bot import SYNC_RETRY_AFTER
+    from db import StoreUnavailable
+
+    env = simcord_env
+    failures = [StoreUnavailable("the database is locked")]
+    puts: list[str] = []
+    real_request = type(env.bot.http).request
+    kind = type(env.bot.store)
+    get_meta = kind.get_meta
+
+    async def watching(self: Any, route: Any, **kwargs: Any) -> Any:
+        if route.method == "PUT" and route.url.endswith("/commands"):
+            puts.append(route.url)
+        return await real_request(self, route, **kwargs)
+
+    async def blinking(self: Any, key: str) -> Any:
+        if failures:
+            raise failures.pop()
+        return await get_meta(self, key)
+
+    monkeypatch.setattr(type(env.bot.http), "request", watching)
+    monkeypatch.setattr(kind, "get_meta", blinking)
+    await env.restart_bot(make_bot())
+    await env.settle()
+    assert not failures, "the sync never read the database: the test no longer tests that"
+    assert puts == []
+    await env.advance_time(SYNC_RETRY_AFTER + 1)
+    await env.settle()
+    assert len(puts) == 1, f"{len(puts)} syncs after the database came back"
