@@ -7,12 +7,13 @@ given only its own seat's ``view(player)`` and ``legal_actions(player)``.
 from __future__ import annotations
 
 import math
+import os
 import random
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 import engine.bots
@@ -34,6 +35,10 @@ class Played:
     labels: dict[str, str]  # player -> seat label
     times: dict[str, list[float]] = field(default_factory=dict)  # label -> decision seconds
     history: list[tuple[str, str]] = field(default_factory=list)  # (player, action id)
+
+    def player(self, label: str) -> str:
+        """The player in the seat labelled ``label`` (the first, if several are)."""
+        return next(p for p in self.players if self.labels[p] == label)
 
 
 def play(
@@ -102,6 +107,68 @@ def rotations(seats: Sequence[Seat], games: int) -> list[list[Seat]]:
     return [list(seats[i % n :]) + list(seats[: i % n]) for i in range(games)]
 
 
+def rotated_games(kind: str, seats: Sequence[Seat], games: int, seed: int) -> Iterator[Played]:
+    """``games`` games with the seats rotated (``rotations``); game i is played with seed
+    ``seed + i``."""
+    for i, order in enumerate(rotations(seats, games)):
+        yield play(kind, order, seed=seed + i)
+
+
+def standard_seats(kind: str, random_seat: Policy, basic: Policy) -> dict[str, Seat]:
+    """The seats a benchmark measures: the Random and Basic baselines and the Normal and Hard
+    levels of ``kind``."""
+    return {
+        "random": Seat("random", random_seat),
+        "basic": Seat("basic", basic),
+        "normal": Seat("normal", level(kind, "normal")),
+        "hard": Seat("hard", level(kind, "hard")),
+    }
+
+
+def level_plan(
+    normal_games: int, hard_games: int, hard_vs_normal: int
+) -> list[tuple[str, str, int]]:
+    """The series of a 2-player benchmark: (level, against, games)."""
+    return [
+        ("normal", "random", normal_games),
+        ("normal", "basic", normal_games),
+        ("hard", "random", hard_games),
+        ("hard", "basic", hard_games),
+        ("hard", "normal", hard_vs_normal),
+    ]
+
+
+T = TypeVar("T")
+OneAgainst = Callable[[Seat, Seat, int, int, list[float]], T]
+
+
+def level_rows(
+    one_against: OneAgainst[T],
+    seats: dict[str, Seat],
+    games: tuple[int, int, int],
+    base: int,
+    times: dict[str, list[float]],
+) -> dict[str, tuple[T, T, T | None]]:
+    """One bot seat against the other seats all of one baseline: Normal against Random and
+    Basic, Hard against Random, Basic and Normal. ``games`` is (Normal's games, Hard's games,
+    Hard's games against Normal); seeds follow ``base`` in steps of 100,000; decision times
+    go to ``times[level]``."""
+    normal_games, hard_games, hard_vs_normal = games
+    normal, hard = seats["normal"], seats["hard"]
+    return {
+        "normal": (
+            one_against(normal, seats["random"], normal_games, base + 100_000, times["normal"]),
+            one_against(normal, seats["basic"], normal_games, base + 200_000, times["normal"]),
+            None,
+        ),
+        "hard": (
+            one_against(hard, seats["random"], hard_games, base + 300_000, times["hard"]),
+            one_against(hard, seats["basic"], hard_games, base + 400_000, times["hard"]),
+            one_against(hard, normal, hard_vs_normal, base + 500_000, times["hard"]),
+        ),
+    }
+
+
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval for a proportion (``wins`` may count halves for draws)."""
     if n == 0:
@@ -136,6 +203,24 @@ def timing(values: Sequence[float]) -> str:
     """Decision time as "p50 0.12 ms · p99 1.4 ms"."""
     p50, p99 = percentile(values, 0.5) * 1e3, percentile(values, 0.99) * 1e3
     return f"p50 {p50:.2f} ms · p99 {p99:.2f} ms"
+
+
+def cpu_timing(kind: str, name: str) -> str:
+    """Processor time per decision of a level (``cpu_times``) as "CPU p50 … · p99 …"."""
+    p50, p99 = (percentile(cpu_times(kind, name), q) * 1e3 for q in (0.5, 0.99))
+    return f"CPU p50 {p50:.2f} ms · p99 {p99:.2f} ms"
+
+
+def print_decision_times(kind: str, times: dict[str, list[float]], started: float) -> None:
+    """The closing table of decision times (wall clock and processor) per level, the load
+    average and the seconds since ``started`` (a ``time.perf_counter()``)."""
+    print()
+    print("| level | decisions | decision time (wall clock) | processor time |")
+    print("|---|---|---|---|")
+    for name, values in times.items():
+        print(f"| {name} | {len(values)} | {timing(values)} | {timing(cpu_times(kind, name))} |")
+    print(f"\nLoad average at the end: {' / '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"\n({time.perf_counter() - started:.0f} s)")
 
 
 def rate(wins: float, n: int) -> str:

@@ -20,13 +20,12 @@ from typing import Any
 
 from bench.botbench.common import (
     Seat,
-    cpu_times,
-    level,
-    percentile,
-    play,
+    cpu_timing,
+    level_rows,
     random_policy,
     rate,
-    rotations,
+    rotated_games,
+    standard_seats,
     timing,
     wilson,
 )
@@ -42,11 +41,6 @@ def basic(view: dict[str, Any], actions: list[Action], rng: random.Random) -> st
         answers = [a.id for a in actions if a.id != "decline"]
         return rng.choice(answers) if answers else "decline"
     return rng.choice(actions).id
-
-
-def cpu_timing(name: str) -> str:
-    p50, p99 = (percentile(cpu_times(KIND, name), q) * 1e3 for q in (0.5, 0.99))
-    return f"CPU p50 {p50:.2f} ms · p99 {p99:.2f} ms"
 
 
 class Tally:
@@ -69,8 +63,7 @@ def one_against(test: Seat, other: Seat, games: int, seed: int, times: list[floa
     """``test`` in one seat and ``other`` in the two others, rotated; wins of ``test``."""
     tally = Tally()
     seats = [test] + [other] * (PLAYERS - 1)
-    for i, order in enumerate(rotations(seats, games)):
-        played = play(KIND, order, seed=seed + i)
+    for played in rotated_games(KIND, seats, games, seed):
         game = played.game
         tally.games += 1
         if any(played.labels[p] == test.label for p in game.winners):
@@ -85,25 +78,12 @@ def run(quick: bool, seed: int) -> None:
     hard_games = 30 if quick else 300
     hard_vs_normal = 60 if quick else 600
     base = seed * 1_000_000
-    rnd = Seat("random", random_policy)
-    bas = Seat("basic", basic)
-    normal = Seat("normal", level(KIND, "normal"))
-    hard = Seat("hard", level(KIND, "hard"))
+    seats = standard_seats(KIND, random_policy, basic)
     times: dict[str, list[float]] = {"normal": [], "hard": []}
     started = time.perf_counter()
-    baseline = one_against(Seat("basic*", basic), bas, normal_games, base, [])
-    rows = {
-        "normal": (
-            one_against(normal, rnd, normal_games, base + 100_000, times["normal"]),
-            one_against(normal, bas, normal_games, base + 200_000, times["normal"]),
-            None,
-        ),
-        "hard": (
-            one_against(hard, rnd, hard_games, base + 300_000, times["hard"]),
-            one_against(hard, bas, hard_games, base + 400_000, times["hard"]),
-            one_against(hard, normal, hard_vs_normal, base + 500_000, times["hard"]),
-        ),
-    }
+    baseline = one_against(Seat("basic*", basic), seats["basic"], normal_games, base, [])
+    games = (normal_games, hard_games, hard_vs_normal)
+    rows = level_rows(one_against, seats, games, base, times)
     print("Win share of one bot seat against two seats of the baseline (fair share 33.3%).")
     print()
     print(
@@ -115,7 +95,7 @@ def run(quick: bool, seed: int) -> None:
         below = vs_below.share() if vs_below else "(Basic is below: see vs 2 Basic)"
         print(
             f"| {name.title()} | {vs_random.share()} | {vs_basic.share()} | {below} "
-            f"| {timing(times[name])} | {cpu_timing(name)} |"
+            f"| {timing(times[name])} | {cpu_timing(KIND, name)} |"
         )
     print()
     print(f"Basic seat among two Basic seats (sanity): {baseline.share()}.")

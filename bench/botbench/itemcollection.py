@@ -24,14 +24,15 @@ from typing import Any
 
 from bench.botbench.common import (
     Seat,
-    cpu_times,
+    cpu_timing,
     level,
+    level_rows,
     mean_ci,
-    percentile,
     play,
     random_policy,
     rate,
-    rotations,
+    rotated_games,
+    standard_seats,
     timing,
     wilson,
 )
@@ -49,11 +50,6 @@ def basic(view: dict[str, Any], actions: list[Action], rng: random.Random) -> st
     if view["phase"] == "swap":
         return "keep"
     return rng.choice(actions).id
-
-
-def cpu_timing(name: str) -> str:
-    p50, p99 = (percentile(cpu_times(KIND, name), q) * 1e3 for q in (0.5, 0.99))
-    return f"CPU p50 {p50:.2f} ms · p99 {p99:.2f} ms"
 
 
 class Tally:
@@ -80,8 +76,7 @@ def one_against(test: Seat, other: Seat, games: int, seed: int, times: list[floa
     """``test`` in one seat and ``other`` in the three others, rotated."""
     tally = Tally()
     seats = [test] + [other] * (PLAYERS - 1)
-    for i, order in enumerate(rotations(seats, games)):
-        played = play(KIND, order, seed=seed + i)
+    for played in rotated_games(KIND, seats, games, seed):
         tally.games += 1
         labels = [played.labels[p] for p in played.game.winners]
         tally.wins += labels.count(test.label)
@@ -111,26 +106,12 @@ def run(quick: bool, seed: int) -> None:
     normal_games = 300 if quick else 2000
     hard_games = 40 if quick else 400
     base = seed * 1_000_000
-    rnd = Seat("random", random_policy)
-    bas = Seat("basic", basic)
-    normal = Seat("normal", level(KIND, "normal"))
-    hard = Seat("hard", level(KIND, "hard"))
+    seats = standard_seats(KIND, random_policy, basic)
     times: dict[str, list[float]] = {"normal": [], "hard": []}
     started = time.perf_counter()
-    rows = {
-        "normal": (
-            one_against(normal, rnd, normal_games, base + 100_000, times["normal"]),
-            one_against(normal, bas, normal_games, base + 200_000, times["normal"]),
-            None,
-        ),
-        "hard": (
-            one_against(hard, rnd, hard_games, base + 300_000, times["hard"]),
-            one_against(hard, bas, hard_games, base + 400_000, times["hard"]),
-            one_against(hard, normal, hard_games * 2, base + 500_000, times["hard"]),
-        ),
-    }
-    basic_table = table_rounds(bas, normal_games, base + 600_000, [])
-    normal_table = table_rounds(normal, normal_games, base + 700_000, times["normal"])
+    rows = level_rows(one_against, seats, (normal_games, hard_games, hard_games * 2), base, times)
+    basic_table = table_rounds(seats["basic"], normal_games, base + 600_000, [])
+    normal_table = table_rounds(seats["normal"], normal_games, base + 700_000, times["normal"])
     print("Win rate of one bot seat among three seats of the baseline (several may win).")
     print("In brackets after each: the win rate of a baseline seat in the same games, and the")
     print("ratio of the two.")
@@ -151,7 +132,7 @@ def run(quick: bool, seed: int) -> None:
         )
         print(
             f"| {name.title()} | {cells[0]} | {cells[1]} | {below} | {timing(times[name])} "
-            f"| {cpu_timing(name)} |"
+            f"| {cpu_timing(KIND, name)} |"
         )
     print()
     print("Rounds until a win (mean, 95% interval):")

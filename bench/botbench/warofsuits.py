@@ -14,22 +14,19 @@ a win. Seats rotated (each level plays Red and Black equally often), seeds fixed
 
 from __future__ import annotations
 
-import os
 import random
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from bench.botbench.common import (
-    Seat,
-    cpu_times,
-    level,
+    level_plan,
     mean_ci,
-    play,
+    print_decision_times,
     random_policy,
     rate,
-    rotations,
-    timing,
+    rotated_games,
+    standard_seats,
 )
 from engine import Action
 from engine.cards import value
@@ -56,12 +53,7 @@ def basic(view: dict[str, Any], actions: list[Action], rng: random.Random) -> st
     return "reinforce" if "reinforce" in ids else "accept"
 
 
-SEATS = {
-    "random": Seat("random", random_policy),
-    "basic": Seat("basic", basic),
-    "normal": Seat("normal", level(KIND, "normal")),
-    "hard": Seat("hard", level(KIND, "hard")),
-}
+SEATS = standard_seats(KIND, random_policy, basic)
 
 
 # -- measuring -------------------------------------------------------------------------------
@@ -79,10 +71,9 @@ class Tally:
 def series(me: str, them: str, games: int, seed: int) -> Tally:
     """``games`` games of ``me`` against ``them``, sides swapped every game."""
     tally = Tally()
-    for i, seats in enumerate(rotations([SEATS[me], SEATS[them]], games)):
-        played = play(KIND, seats, seed + i)
+    for played in rotated_games(KIND, [SEATS[me], SEATS[them]], games, seed):
         game = played.game
-        mine = next(p for p in played.players if played.labels[p] == me)
+        mine = played.player(me)
         other = next(p for p in played.players if p != mine)
         tally.games += 1
         if not game.winners:
@@ -99,13 +90,7 @@ def run(quick: bool, seed: int) -> None:
     normal_games = 200 if quick else 2000
     hard_games = 16 if quick else 200
     hard_vs_normal = 30 if quick else 1000
-    plan = [
-        ("normal", "random", normal_games),
-        ("normal", "basic", normal_games),
-        ("hard", "random", hard_games),
-        ("hard", "basic", hard_games),
-        ("hard", "normal", hard_vs_normal),
-    ]
+    plan = level_plan(normal_games, hard_games, hard_vs_normal)
     print("| level | against | games | win rate [95% CI] | draws | mean point margin [95% CI] |")
     print("|---|---|---|---|---|---|")
     times: dict[str, list[float]] = {"normal": [], "hard": []}
@@ -119,10 +104,4 @@ def run(quick: bool, seed: int) -> None:
             f"{tally.draws} | {m:+.1f} [{lo:+.1f}, {hi:+.1f}] |",
             flush=True,
         )
-    print()
-    print("| level | decisions | decision time (wall clock) | processor time |")
-    print("|---|---|---|---|")
-    for name, values in times.items():
-        print(f"| {name} | {len(values)} | {timing(values)} | {timing(cpu_times(KIND, name))} |")
-    print(f"\nLoad average at the end: {' / '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"\n({time.perf_counter() - started:.0f} s)")
+    print_decision_times(KIND, times, started)

@@ -8,6 +8,8 @@ import emoji as emoji_list
 import pytest
 
 from bot import CardBot, create_bot
+from cogs.faces.catalog import NoFaces
+from cogs.render import faces
 from config import Settings
 from tests.discord.rest_checks import add_check, invalid_form, writes_message
 
@@ -47,6 +49,18 @@ async def make_bot(database: str):
 @pytest.fixture
 def simcord_bot(make_bot) -> CardBot:
     return make_bot()
+
+
+@pytest.fixture
+async def faces_on(simcord_env, make_bot):
+    """A bot with card faces on, restarted in place of the first once its one-time upload
+    is done; text cards again afterwards."""
+    bot = make_bot(card_emojis=True)
+    await simcord_env.restart_bot(bot)
+    await bot.faces.wait()  # the one-time upload, in the background in production
+    assert bot.faces.ready
+    yield bot
+    faces.use(NoFaces())
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
+from simcord.builders import ChannelHandle
+from simcord.enums import ChannelType
 
 import engine
 from bot import CardBot
@@ -106,25 +108,39 @@ class Table:
         **options: Any,
     ) -> Table:
         """A started game; ``seed`` pins its deal (/newgame draws it as secrets.randbits(63))."""
-        if seed is None:
-            return await cls._start(env, kind, players, channel_name, **options)
-        draw = secrets.randbits
-        secrets.randbits = lambda bits: seed if bits == 63 else draw(bits)  # type: ignore[assignment]
-        try:
-            return await cls._start(env, kind, players, channel_name, **options)
-        finally:
-            secrets.randbits = draw  # type: ignore[assignment]
-
-    @classmethod
-    async def _start(
-        cls, env: Any, kind: str, players: int, channel_name: str, **options: Any
-    ) -> Table:
         guild = env.guild if env._guilds else env.create_guild()
         channel = guild.create_text_channel(channel_name)
         names = ["ann", "bea", "cy", "dee", "eve", "fay", "gus", "hal", "ivy", "jo"]
         members = [
             guild.add_member(env.create_user(f"{n}-{channel_name}")) for n in names[:players]
         ]
+        return await cls.start_in(env, channel, members, kind, seed, **options)
+
+    @classmethod
+    async def start_in(
+        cls,
+        env: Any,
+        channel: Any,
+        members: list[Any],
+        kind: str,
+        seed: int | None = None,
+        **options: Any,
+    ) -> Table:
+        """A game of ``kind`` started in ``channel`` by these members (the first opens the
+        lobby and starts it, the others join); ``seed`` pins its deal."""
+        if seed is None:
+            return await cls._start(env, channel, members, kind, **options)
+        draw = secrets.randbits
+        secrets.randbits = lambda bits: seed if bits == 63 else draw(bits)  # type: ignore[assignment]
+        try:
+            return await cls._start(env, channel, members, kind, **options)
+        finally:
+            secrets.randbits = draw  # type: ignore[assignment]
+
+    @classmethod
+    async def _start(
+        cls, env: Any, channel: Any, members: list[Any], kind: str, **options: Any
+    ) -> Table:
         # No turn timer unless a test asks for one: most tests let virtual time pass freely.
         options.setdefault("turn_timer", 0)
         result = await members[0].slash(channel, f"newgame {kind}", **options)
@@ -411,20 +427,21 @@ def count_edits(monkeypatch: Any) -> list[int]:
     return edits
 
 
-async def set_uno(table: Table, hands: list[list[str]], top: str, cur: int = 0) -> None:
+async def set_uno(
+    table: Table, hands: list[list[str]], top: str, cur: int = 0, **state: object
+) -> None:
     """Test setup: an UNO round in progress with these hands (seat order), ``top`` on the
-    pile, ``cur`` to play; the table and DMs drawn as they are then."""
-    session = await table.session()
-    assert session.game is not None
-    data = session.game.to_dict()
-    data["state"].update(
-        h=[" ".join(h) for h in hands], x=top, c=top[0], t=cur, ph="play", d=" ".join(["Y9"] * 20)
-    )
-    session.game = engine.load(json.loads(json.dumps(data)))
-    session.shown.table = None
-    session.shown.dms.clear()
-    await table.bot.presenter.refresh_table(session)
-    await table.bot.presenter.update_dms(session)
+    pile, ``cur`` to play, then any other ``state`` keys; the table and DMs drawn as they
+    are then."""
+    uno = {
+        "h": [" ".join(h) for h in hands],
+        "x": top,
+        "c": top[0],
+        "t": cur,
+        "ph": "play",
+        "d": " ".join(["Y9"] * 20),
+    }
+    await table.set_state(**{**uno, **state})
 
 
 async def open_picker(table: Table, player: str) -> Any:
@@ -434,3 +451,87 @@ async def open_picker(table: Table, player: str) -> Any:
     result = await table.members[player].click(message, custom_id=play.custom_id)
     assert result.ephemeral
     return result.response
+
+
+async def start_named(
+    env: Any, kind: str, names: list[str], guild: Any = None, channel_name: str = "", **options
+) -> Table:
+    """A started game whose members show the display names ``names``."""
+    guild = guild or (env.guild if env._guilds else env.create_guild())
+    channel = guild.create_text_channel(channel_name or f"{kind}-named")
+    members = [
+        guild.add_member(env.create_user(f"user{i}-{kind}-{channel.id}", global_name=name))
+        for i, name in enumerate(names)
+    ]
+    options.setdefault("turn_timer", 0)
+    opened = await members[0].slash(channel, f"newgame {kind}", **options)
+    assert not opened.ephemeral, opened.response and opened.response.content
+    lobby = channel.last_message
+    for member in members[1:]:
+        joined = await member.click(lobby, label="Join")
+        assert not joined.ephemeral, joined.response and joined.response.content
+    started = await members[0].click(lobby, label="Start")
+    assert not started.ephemeral, started.response and started.response.content
+    game_id = int(lobby.components[0].children[0].custom_id.split(":")[1])
+    return Table(env, channel, members, game_id)
+
+
+def thread_without_bot(env: Any) -> tuple[Any, Any, Any]:
+    """A new server's members ann and bea, and their private thread in a channel where the bot
+    may not manage threads; the bot was never added to it. Returns (ann, bea, thread)."""
+    guild = env.create_guild()
+    ann = guild.add_member(env.create_user("ann"))
+    bea = guild.add_member(env.create_user("bea"))
+    # An ordinary channel; the bot may do everything there but manage threads.
+    general = guild.create_text_channel(
+        "general",
+        overwrites={guild.me: discord.PermissionOverwrite(manage_threads=False)},
+    )
+    made = env.backend.create_thread(
+        general.id, "ann and bea", ann.id, type=ChannelType.PRIVATE_THREAD
+    )
+    env.backend.add_thread_member(made.id, bea.id)
+    return ann, bea, ChannelHandle(env, guild, made)
+
+
+async def play_to_last_move(table: Table, rng: random.Random, via: str) -> tuple[str, str]:
+    """Plays random legal moves (from ``rng``) through ``via`` until the next one would end
+    the game; that move, not played: (player, action id)."""
+    while True:
+        game = await table.game()
+        player = next(p for p in game.actors() if game.legal_actions(p))
+        action = rng.choice(game.legal_actions(player))
+        action_id = pick_choice(game, player, action, rng) if action.pick else action.id
+        trial = game.copy()
+        trial.apply(player, action_id)
+        if trial.finished:
+            return player, action_id
+        await table.act(player, action_id, via=via)
+
+
+async def start_with_posts_failing(env: Any) -> tuple[Table, Any, Any]:
+    """ann opens UNO (no turn timer) in a new server's #uno and bea joins; then every post in
+    the channel fails (500, until cleared) and ann presses Start. Returns the game (a
+    ``Table``), the lobby message and Start's answer."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("uno")
+    ann, bea = (guild.add_member(env.create_user(n)) for n in ("ann", "bea"))
+    await ann.slash(channel, "newgame uno", turn_timer=0)
+    lobby = channel.last_message
+    await bea.click(lobby, label="Join")
+    env.inject_error("POST", f"/channels/{channel.id}/messages", status=500, times=None)
+    started = await ann.click(lobby, label="Start")
+    return Table(env, channel, [ann, bea], game_id=1), lobby, started
+
+
+def posted_in(env: Any, channel_id: int, since: int, containing: str) -> list[str]:
+    """The contents of the messages posted to the channel from request ``since`` on (an
+    index into ``env.http_requests``) that contain ``containing``."""
+    return [
+        r.json.get("content", "")
+        for r in env.http_requests[since:]
+        if r.method == "POST"
+        and r.path == f"/channels/{channel_id}/messages"
+        and isinstance(r.json, dict)
+        and containing in (r.json.get("content") or "")
+    ]

@@ -5,23 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.faces.catalog import NoFaces
 from cogs.render import faces
 from cogs.render.uno import card_name
 from tests.discord.driver import Table, message_text
 
 # What players read: the same on either database, so drawn on one (the suite's time).
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
-
-
-@pytest.fixture
-async def faces_on(simcord_env, make_bot):
-    bot = make_bot(card_emojis=True)
-    await simcord_env.restart_bot(bot)
-    await bot.faces.wait()  # the one-time upload, in the background in production
-    assert bot.faces.ready
-    yield bot
-    faces.use(NoFaces())
 
 
 async def test_buttons_hands_and_table_show_faces(simcord_env, faces_on) -> None:

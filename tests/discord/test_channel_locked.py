@@ -15,7 +15,7 @@ import pytest
 from simcord.backend.models import Overwrite
 from simcord.enums import OverwriteType
 
-from tests.discord.driver import Table, controls, pick_choice
+from tests.discord.driver import Table, controls, play_to_last_move
 from tests.discord.restarts import to_a_round_end
 from tests.discord.test_dm_reopened import waiting_player_with_closed_dms
 from tests.discord.test_restart_retries import way
@@ -72,19 +72,10 @@ async def test_the_result_is_posted_once_a_one_minute_lock_is_lifted(simcord_env
     env = simcord_env
     table = await Table.start(env, "haymaker", 2, seed=1)
     rng = random.Random(1)
-    while True:
-        game = await table.game()
-        player = next(p for p in game.actors() if game.legal_actions(p))
-        action = rng.choice(game.legal_actions(player))
-        action_id = pick_choice(game, player, action, rng) if action.pick else action.id
-        trial = game.copy()
-        trial.apply(player, action_id)
-        if trial.finished:
-            deny_bot(env, table.channel.id, send_messages=True)
-            await env.settle()
-            await table.act(player, action_id, via="picker")
-            break
-        await table.act(player, action_id, via="picker")
+    player, action_id = await play_to_last_move(table, rng, via="picker")
+    deny_bot(env, table.channel.id, send_messages=True)
+    await env.settle()
+    await table.act(player, action_id, via="picker")
     assert (await table.game()).finished
     await env.advance_time(60)
     env.backend.delete_overwrite(table.channel.id, env.backend.bot_user.id)  # lock lifted

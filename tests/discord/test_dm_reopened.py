@@ -38,6 +38,20 @@ async def waiting_player_with_closed_dms(
     return table, other, dm
 
 
+async def reopened_after_a_refusal(env: Any) -> tuple[Table, str]:
+    """The waiting player's DMs closed, a move's edit of her DM hand refused (her seat marked
+    DMs-closed), then her DMs open again and she presses My hand in the channel; the game
+    and that player."""
+    table, other, _dm = await waiting_player_with_closed_dms(env)
+    await table.some_move(via="picker")
+    await env.bot.presenter.idle()
+    assert (await table.session()).seat(int(other)).dm_closed  # type: ignore[union-attr]
+    env.backend.faults.clear()  # she opens her DMs again
+    member = table.members[other]
+    await member.click(table.table_message(), custom_id=ids.hand(table.game_id))
+    return table, other
+
+
 async def hand_and_dm(table: Table, player: str) -> tuple[list[str], str]:
     """The player's hand as the game holds it, and their DM's text as it shows now."""
     hand = (await table.game()).view(player)["hand"]
@@ -53,13 +67,7 @@ async def test_a_dm_reopened_mid_game_is_brought_up_to_date(simcord_env) -> None
     (seven cards, one of them played long ago) for the rest of the game. Now her next click
     in the channel (My hand) tries her DM again."""
     env = simcord_env
-    table, other, _dm = await waiting_player_with_closed_dms(env)
-    await table.some_move(via="picker")
-    await env.bot.presenter.idle()
-    assert (await table.session()).seat(int(other)).dm_closed  # type: ignore[union-attr]
-    env.backend.faults.clear()  # she opens her DMs again
-    member = table.members[other]
-    await member.click(table.table_message(), custom_id=ids.hand(table.game_id))
+    table, other = await reopened_after_a_refusal(env)
     for _ in range(4):
         await table.some_move(via="picker")
         await env.advance_time(30)
@@ -102,13 +110,7 @@ async def test_a_dm_reopened_mid_game_stays_open_after_a_restart(simcord_env, ma
     the next restart, or on another shard, her DM stopped following the game again. Now the
     mark is cleared whenever the retried DM lands, edited or sent."""
     env = simcord_env
-    table, other, _dm = await waiting_player_with_closed_dms(env)
-    await table.some_move(via="picker")
-    await env.bot.presenter.idle()
-    assert (await table.session()).seat(int(other)).dm_closed  # type: ignore[union-attr]
-    env.backend.faults.clear()  # she opens her DMs again
-    member = table.members[other]
-    await member.click(table.table_message(), custom_id=ids.hand(table.game_id))
+    table, other = await reopened_after_a_refusal(env)
     await env.advance_time(5)
     await env.bot.presenter.idle()
     before = (await table.game()).view(other)["hand"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from tests.discord.driver import Table, message_text
@@ -14,22 +13,7 @@ async def start_with(
     """A started 2-player UNO game in a new channel of ``guild`` with these members (the
     same member may be in several games), hosted by the first."""
     channel = guild.create_text_channel(channel_name)
-    options.setdefault("turn_timer", 0)
-    draw = secrets.randbits
-    secrets.randbits = lambda bits: seed if bits == 63 else draw(bits)  # type: ignore[assignment]
-    try:
-        result = await members[0].slash(channel, "newgame uno", **options)
-        assert result.response is not None and not result.ephemeral, result
-        lobby = channel.last_message
-        for member in members[1:]:
-            joined = await member.click(lobby, label="Join")
-            assert joined.acknowledged and not joined.ephemeral
-        started = await members[0].click(lobby, label="Start")
-        assert not started.ephemeral
-    finally:
-        secrets.randbits = draw  # type: ignore[assignment]
-    game_id = int(lobby.components[0].children[0].custom_id.split(":")[1])
-    return Table(env, channel, members, game_id)
+    return await Table.start_in(env, channel, members, "uno", seed, **options)
 
 
 def dm_of(member: Any, game_id: int) -> Any:

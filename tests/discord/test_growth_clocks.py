@@ -4,31 +4,15 @@ will ever touch again must not stay in memory for the life of the process."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.discord.driver import Table
+from tests.discord.per_game_state import per_game
 
 HANDFUL = 5
 WALKED_AWAY = 12  # two members each, a turn timer, nobody moves
 LOBBIES = 20
 UNTIMED = 20
-
-
-def per_game(bot: Any) -> dict[str, int]:
-    presenter = bot.presenter
-    sessions = bot.sessions
-    return {
-        "sessions._cache": len(sessions._cache),
-        "sessions._locks": len(sessions._locks),
-        "sessions._clocks_stored": len(sessions._clocks_stored),
-        "presenter._pending": len(presenter._pending),
-        "presenter._workers": len(presenter._workers),
-        "presenter._in_flight": len(presenter._in_flight),
-        "timers._firing": len(bot.get_cog("Timers")._firing),
-        "endings._posted": len(bot.get_cog("Endings")._posted),
-    }
 
 
 def sqlite_only(database: str) -> None:

@@ -18,6 +18,7 @@ import pytest
 import engine.bots
 from cogs.clock import now
 from tests.discord.driver import Table
+from tests.discord.per_game_state import per_game
 
 FINISHED = 8  # games played to their end (moves applied as a click applies them)
 ENDED = 7  # games stopped with /endgame
@@ -53,23 +54,10 @@ async def play_to_the_end(env: Any, game_id: int, rng: random.Random) -> int:
 
 
 def sizes(bot: Any) -> dict[str, int]:
-    presenter = bot.presenter
-    sessions = bot.sessions
-    timers = bot.get_cog("Timers")
-    endings = bot.get_cog("Endings")
     views = bot._connection._view_store
     return {
-        "sessions._cache": len(sessions._cache),
-        "sessions._locks": len(sessions._locks),
-        "sessions._clocks_stored": len(sessions._clocks_stored),
-        "presenter._pending": len(presenter._pending),
-        "presenter._workers": len(presenter._workers),
-        "presenter._in_flight": len(presenter._in_flight),
-        # presenter._drawn is not here: it holds what was drawn since its last batch was
-        # stored (at most a second of draws, stored with the next), by design.
-        "timers._firing": len(timers._firing),
-        "endings._posted": len(endings._posted),
-        "endings._caught_up": len(endings._caught_up),
+        **per_game(bot),
+        "endings._caught_up": len(bot.get_cog("Endings")._caught_up),
         "view_store._views": len(views._views),
         "view_store._synced_message_views": len(views._synced_message_views),
         "view_store._modals": len(views._modals),

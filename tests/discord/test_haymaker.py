@@ -9,18 +9,22 @@ the finishing moves are made through the UI.
 from __future__ import annotations
 
 import random
-import sys
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 import engine
-from cogs import ids
 from cogs.hosting import renderer_for
 from engine.cards import label, suit, value
-from tests.discord.driver import Table, controls, message_text, target_of
+from tests.discord.card_table import (
+    assert_cards_unshown,
+    dm_text,
+    hand,
+    start_with_lobby_seed,
+    table_text,
+)
+from tests.discord.driver import Table, controls, message_text, open_picker, target_of
 
 RENDER = renderer_for("haymaker")
 
@@ -30,29 +34,12 @@ FULL_GAME = 25  # with sensible_move: 35 moves of every kind, ending by decision
 
 
 async def start(env: Any, monkeypatch: pytest.MonkeyPatch, seed: int) -> Table:
-    # The bot loaded its lobby cog as an extension: patch that module object.
-    lobby = sys.modules["cogs.lobby"]
-    monkeypatch.setattr(lobby, "secrets", SimpleNamespace(randbits=lambda bits: seed))
-    return await Table.start(env, "haymaker", 2)
+    return await start_with_lobby_seed(env, monkeypatch, "haymaker", 2, seed)
 
 
 async def seats(table: Table) -> tuple[str, str]:
     ann, bea = (await table.game()).players
     return ann, bea
-
-
-async def hand(table: Table, player: str) -> list[str]:
-    return list((await table.game()).view(player)["hand"])
-
-
-def table_text(table: Table) -> str:
-    return message_text(table.table_message())
-
-
-def dm_text(table: Table, player: str) -> str:
-    message = table.dm_message(player)
-    assert message is not None, "every player has a DM hand"
-    return message_text(message)
 
 
 @dataclass
@@ -92,14 +79,6 @@ def pick_menu(message: Any) -> Menu:
     return menus[0]
 
 
-async def open_picker(table: Table, player: str) -> Any:
-    message = table.table_message()
-    play = next(c for c in controls(message) if target_of(c.custom_id) == ids.ROOT)
-    result = await table.members[player].click(message, custom_id=play.custom_id)
-    assert result.ephemeral, "the picker is private"
-    return result.response
-
-
 async def snapshot(table: Table) -> tuple[int, dict[str, Any]]:
     return (await table.session()).version, (await table.game()).to_dict()
 
@@ -113,14 +92,8 @@ async def assert_secrets_hidden(table: Table) -> None:
     state = game.to_dict()["state"]
     hidden = [c for cards in state["hands"].values() for c in cards]
     hidden += state["deck"] + state["burned"]
-    for message in table.public_messages():
-        text = message_text(message)
-        for secret in ("Your hand", "Only you can see", "You gave", "gave you", "You drew"):
-            assert secret not in text, f"{secret!r} in public: {text}"
-        for card in hidden:
-            assert label(card) not in text, f"{label(card)} is secret but shown in public"
-        for control in controls(message):
-            assert not any(control.custom_id.endswith(card) for card in hidden)
+    private = ("Your hand", "Only you can see", "You gave", "gave you", "You drew")
+    assert_cards_unshown(table.public_messages(), hidden, private)
 
 
 async def test_haymaker_and_block_pick_several_cards_and_refuse_bad_picks(

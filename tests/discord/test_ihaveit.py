@@ -8,8 +8,6 @@ the scenario relies on before using it.
 from __future__ import annotations
 
 import random
-import sys
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -18,6 +16,13 @@ from cogs import ids
 from cogs.hosting import renderer_for
 from cogs.render.ihaveit import rank_name
 from engine.cards import label, labels, value
+from tests.discord.card_table import (
+    assert_cards_unshown,
+    dm_text,
+    hand,
+    start_with_lobby_seed,
+    table_text,
+)
 from tests.discord.driver import Table, controls, message_text, target_of
 from tests.discord.ihaveit_positions import bea_to_answer
 
@@ -30,29 +35,12 @@ FULL_GAME = 11
 
 
 async def start(env: Any, monkeypatch: pytest.MonkeyPatch, seed: int) -> Table:
-    # The bot loaded its lobby cog as an extension: patch that module object.
-    lobby = sys.modules["cogs.lobby"]
-    monkeypatch.setattr(lobby, "secrets", SimpleNamespace(randbits=lambda bits: seed))
-    return await Table.start(env, "ihaveit", 3)
+    return await start_with_lobby_seed(env, monkeypatch, "ihaveit", 3, seed)
 
 
 async def seats(table: Table) -> tuple[str, str, str]:
     ann, bea, cy = (await table.game()).players
     return ann, bea, cy
-
-
-async def hand(table: Table, player: str) -> list[str]:
-    return list((await table.game()).view(player)["hand"])
-
-
-def table_text(table: Table) -> str:
-    return message_text(table.table_message())
-
-
-def dm_text(table: Table, player: str) -> str:
-    message = table.dm_message(player)
-    assert message is not None, "every player has a DM hand"
-    return message_text(message)
 
 
 async def picker(table: Table, player: str) -> Any:
@@ -75,14 +63,8 @@ async def assert_secrets_hidden(table: Table) -> None:
     game = await table.game()
     state = game.to_dict()["state"]
     hidden = [c for cards in state["hands"].values() for c in cards] + state["pile"]
-    for message in table.public_messages():
-        text = message_text(message)
-        for secret in ("Your hand", "Only you can see", "You took", "or lower", "You drew"):
-            assert secret not in text, f"{secret!r} in public: {text}"
-        for card in hidden:
-            assert label(card) not in text, f"{label(card)} is secret but shown in public"
-        for control in controls(message):
-            assert not any(control.custom_id.endswith(card) for card in hidden)
+    private = ("Your hand", "Only you can see", "You took", "or lower", "You drew")
+    assert_cards_unshown(table.public_messages(), hidden, private)
 
 
 async def test_a_pair_is_one_choice_decline_is_private_and_the_lead_restricted(

@@ -7,18 +7,24 @@ knows the hands it plays; a test checks the hands it relies on before using them
 from __future__ import annotations
 
 import re
-import secrets
 from collections import Counter
 from typing import Any
 
 import pytest
 
-from cogs import ids
 from cogs.hosting import renderer_for
 from cogs.render.itemcollection import NEGOTIATION_SECONDS
 from cogs.timing import deadline_shown
-from engine.cards import RANK_NAMES, label, rank, value
+from engine.cards import RANK_NAMES, rank, value
 from engine.games.itemcollection import classify
+from tests.discord.card_table import (
+    assert_cards_unshown,
+    bot_messages,
+    picker_labels,
+    start_with_deal_seed,
+    table_buttons,
+    table_text,
+)
 from tests.discord.driver import Table, controls, message_text, target_of
 
 RENDER = renderer_for("itemcollection")
@@ -31,35 +37,11 @@ COUNTDOWN = re.compile(r"Time runs out <t:(\d+):R>")
 
 async def start(env: Any, monkeypatch: pytest.MonkeyPatch, seed: int) -> Table:
     """A four-player table dealt from ``seed``: seats ann ♣, bea ♦, cy ♥, dee ♠."""
-    draw = secrets.randbits
-    # /newgame draws the deal's seed as secrets.randbits(63); other draws stay random.
-    monkeypatch.setattr(secrets, "randbits", lambda bits: seed if bits == 63 else draw(bits))
-    return await Table.start(env, "itemcollection", 4)
+    return await start_with_deal_seed(env, monkeypatch, "itemcollection", 4, seed)
 
 
 async def seats(table: Table) -> list[str]:
     return list((await table.game()).players)
-
-
-def table_text(table: Table) -> str:
-    return message_text(table.table_message())
-
-
-def table_buttons(table: Table) -> list[str]:
-    return [c.label for c in controls(table.table_message())]
-
-
-def bot_messages(table: Table) -> list[Any]:
-    return [m for m in table.public_messages() if m.author.id == table.bot.user.id]
-
-
-async def picker_labels(table: Table, player: str) -> list[str]:
-    """What ``player`` is offered in the private picker (the table's "My move")."""
-    message = table.table_message()
-    play = next(c for c in controls(message) if target_of(c.custom_id) == ids.ROOT)
-    result = await table.members[player].click(message, custom_id=play.custom_id)
-    assert result.ephemeral, "the picker is private"
-    return [c.label for c in controls(result.response)]
 
 
 class SecretsWatch:
@@ -83,14 +65,8 @@ class SecretsWatch:
         }
         hidden |= {d["card"] for d in state["decls"] if d["card"]}
         hidden -= self.seen
-        for message in bot_messages(table):
-            text = message_text(message)
-            for private in ("Your hand", "Only you can see", "Your face-down card", "You place"):
-                assert private not in text
-            for card in hidden:
-                assert label(card) not in text, f"{label(card)} is secret but shown in public"
-            for control in controls(message):
-                assert not any(control.custom_id.endswith(f":{card}") for card in hidden)
+        private = ("Your hand", "Only you can see", "Your face-down card", "You place")
+        assert_cards_unshown(bot_messages(table), hidden, private, id_end=":")
 
 
 # -- negotiation -------------------------------------------------------------------------------

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import discord
-from simcord.builders import ChannelHandle
-from simcord.enums import ChannelType
-
-from tests.discord.driver import answer_fails, controls, message_text
+from tests.discord.driver import answer_fails, controls, message_text, thread_without_bot
 
 
 async def test_a_lobby_sent_back_after_start_is_not_closed_later_by_the_retry(
@@ -23,18 +19,7 @@ async def test_a_lobby_sent_back_after_start_is_not_closed_later_by_the_retry(
     That was before; now the redraw draws the lobby as it is when it runs (open again, with
     its buttons)."""
     env = simcord_env
-    guild = env.create_guild()
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    general = guild.create_text_channel(
-        "general",
-        overwrites={guild.me: discord.PermissionOverwrite(manage_threads=False)},
-    )
-    made = env.backend.create_thread(
-        general.id, "ann and bea", ann.id, type=ChannelType.PRIVATE_THREAD
-    )
-    env.backend.add_thread_member(made.id, bea.id)
-    thread = ChannelHandle(env, guild, made)
+    ann, bea, thread = thread_without_bot(env)
 
     await ann.slash(thread, "newgame haymaker", turn_timer=0)
     lobby = thread.last_message
@@ -46,7 +31,7 @@ async def test_a_lobby_sent_back_after_start_is_not_closed_later_by_the_retry(
     assert row is not None and row.status == "lobby"  # the table was refused: back in lobby
     before = next(m for m in thread.history() if m.id == lobby.id)
     assert "Start" in [c.label for c in controls(before)], message_text(before)
-    env.backend.add_thread_member(made.id, env.backend.bot_user.id)  # ann adds the bot
+    env.backend.add_thread_member(thread.id, env.backend.bot_user.id)  # ann adds the bot
     await env.advance_time(300)
     await env.bot.presenter.idle()
     row = await env.bot.store.get_game(1)

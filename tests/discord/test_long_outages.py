@@ -18,7 +18,7 @@ import random
 import pytest
 
 from cogs.presenter import MAX_RETRIES, RETRY_AFTER
-from tests.discord.driver import Table, controls
+from tests.discord.driver import Table, controls, play_to_last_move, start_with_posts_failing
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -82,19 +82,12 @@ async def test_a_lost_send_permission_given_back_leaves_the_table_stale(simcord_
 async def test_a_start_during_a_three_minute_outage_never_gets_a_table(simcord_env) -> None:
     """Start pressed while posts fail: after the retries the game runs with no table and no
     DM, and nothing posts them once Discord is back (the lobby says "the table is below")."""
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("uno")
-    ann, bea = (guild.add_member(simcord_env.create_user(n)) for n in ("ann", "bea"))
-    await ann.slash(channel, "newgame uno", turn_timer=0)
-    lobby = channel.last_message
-    await bea.click(lobby, label="Join")
-    simcord_env.inject_error("POST", f"/channels/{channel.id}/messages", status=500, times=None)
-    await ann.click(lobby, label="Start")
+    table, lobby, _ = await start_with_posts_failing(simcord_env)
+    channel = table.channel
     await simcord_env.advance_time(OUTAGE)
     simcord_env.backend.faults.clear()  # Discord is back
     await simcord_env.advance_time(600)
     await simcord_env.bot.presenter.idle()
-    table = Table(simcord_env, channel, [ann, bea], game_id=1)
     assert (await table.session()).row.status == "active"
     tables = [m for m in channel.history() if m.id != lobby.id and controls(m)]
     dms = [table.dm_message(p) for p in table.members]
@@ -107,25 +100,11 @@ async def test_the_result_refused_for_three_minutes_is_never_posted(simcord_env)
     scores") is dropped after the retries and never posted once Discord is back."""
     table = await Table.start(simcord_env, "haymaker", 2, seed=1)
     channel = table.channel
-    game = await table.game()
     rng = random.Random(1)
     # Play to one move before the end, then fail the posts and play the last move.
-    while True:
-        game = await table.game()
-        trial = game.copy()
-        player = next(p for p in game.actors() if game.legal_actions(p))
-        action = rng.choice(game.legal_actions(player))
-        from tests.discord.driver import pick_choice
-
-        action_id = pick_choice(game, player, action, rng) if action.pick else action.id
-        trial.apply(player, action_id)
-        if trial.finished:
-            simcord_env.inject_error(
-                "POST", f"/channels/{channel.id}/messages", status=502, times=None
-            )
-            await table.act(player, action_id, via="picker")
-            break
-        await table.act(player, action_id, via="picker")
+    player, action_id = await play_to_last_move(table, rng, via="picker")
+    simcord_env.inject_error("POST", f"/channels/{channel.id}/messages", status=502, times=None)
+    await table.act(player, action_id, via="picker")
     assert (await table.game()).finished
     await simcord_env.advance_time(OUTAGE)
     simcord_env.backend.faults.clear()  # Discord is back

@@ -2,34 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.discord.driver import Table, controls
+from tests.discord.driver import controls, start_named
 
 # What players read: the same on either database, so drawn on one (the suite's time).
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
-
-
-async def start_named(env: Any, kind: str, names: list[str], **options: Any) -> Table:
-    guild = env.guild if env._guilds else env.create_guild()
-    channel = guild.create_text_channel(f"{kind}-named")
-    members = [
-        guild.add_member(env.create_user(f"user{i}-{kind}", global_name=name))
-        for i, name in enumerate(names)
-    ]
-    options.setdefault("turn_timer", 0)
-    opened = await members[0].slash(channel, f"newgame {kind}", **options)
-    assert not opened.ephemeral, opened.response and opened.response.content
-    lobby = channel.last_message
-    for member in members[1:]:
-        joined = await member.click(lobby, label="Join")
-        assert not joined.ephemeral, joined.response and joined.response.content
-    started = await members[0].click(lobby, label="Start")
-    assert not started.ephemeral, started.response and started.response.content
-    game_id = int(lobby.components[0].children[0].custom_id.split(":")[1])
-    return Table(env, channel, members, game_id)
 
 
 async def test_ihaveit_decline_button_shows_backslashes_in_a_name(simcord_env) -> None:

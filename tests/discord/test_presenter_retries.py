@@ -15,7 +15,7 @@ from cogs.render.spec import Screen
 from cogs.timing import Timing
 from db import StoreUnavailable
 from db.script import run, single
-from tests.discord.driver import Table, controls, message_text
+from tests.discord.driver import Table, controls, message_text, start_with_posts_failing
 
 NUDGE = Timing().nudge_after
 
@@ -23,16 +23,9 @@ NUDGE = Timing().nudge_after
 async def test_a_table_post_that_fails_at_start_is_posted_later(simcord_env) -> None:
     """Before: a 5xx on the first table post left a running game with no table and no DMs
     (with no turn timer, nothing ever posted it)."""
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("uno")
-    ann, bea = (guild.add_member(simcord_env.create_user(n)) for n in ("ann", "bea"))
-    await ann.slash(channel, "newgame uno", turn_timer=0)
-    lobby = channel.last_message
-    await bea.click(lobby, label="Join")
-    simcord_env.inject_error("POST", f"/channels/{channel.id}/messages", status=500, times=None)
-    started = await ann.click(lobby, label="Start")
+    table, lobby, started = await start_with_posts_failing(simcord_env)
+    channel = table.channel
     assert not started.ephemeral
-    table = Table(simcord_env, channel, [ann, bea], game_id=1)
     assert (await table.session()).row.status == "active"
     assert [m.id for m in channel.history()] == [lobby.id]
     simcord_env.backend.faults.clear()  # Discord is back

@@ -11,31 +11,16 @@ notice saying how to add the bot to the thread."""
 
 from __future__ import annotations
 
-import discord
 from simcord.backend.access import channel_accessible
-from simcord.builders import ChannelHandle
-from simcord.enums import ChannelType
 
-from tests.discord.driver import controls, message_text
+from tests.discord.driver import controls, message_text, thread_without_bot
 
 
 async def test_a_start_refused_in_a_private_thread_leaves_a_lobby_that_can_start(
     simcord_env,
 ) -> None:
     env = simcord_env
-    guild = env.create_guild()
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    # An ordinary channel; the bot may do everything there but manage threads.
-    general = guild.create_text_channel(
-        "general",
-        overwrites={guild.me: discord.PermissionOverwrite(manage_threads=False)},
-    )
-    made = env.backend.create_thread(
-        general.id, "ann and bea", ann.id, type=ChannelType.PRIVATE_THREAD
-    )
-    env.backend.add_thread_member(made.id, bea.id)
-    thread = ChannelHandle(env, guild, made)
+    ann, bea, thread = thread_without_bot(env)
     assert not channel_accessible(env.backend, thread.id, env.backend.bot_user.id)
 
     opened = await ann.slash(thread, "newgame haymaker", turn_timer=0)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from db import StoreUnavailable
-from tests.discord.driver import Table
+from tests.discord.driver import Table, posted_in
 from tests.discord.test_turn_clocks import NUDGE, current
 
 
@@ -108,13 +108,6 @@ async def test_a_reminder_retried_after_one_of_two_players_moved_pings_nobody_ag
     await table.act(ann, game.legal_actions(ann)[0].id, via="dm")
     await env.advance_time(40)  # the retry
     await env.bot.presenter.idle()
-    posts = [
-        r.json.get("content", "")
-        for r in env.http_requests[start:]
-        if r.method == "POST"
-        and r.path == f"/channels/{table.channel.id}/messages"
-        and isinstance(r.json, dict)
-        and "your turn" in (r.json.get("content") or "")
-    ]
+    posts = posted_in(env, table.channel.id, start, "your turn")
     pinging_bea = [p for p in posts if f"<@{bea}>" in p]
     assert len(pinging_bea) == 1, pinging_bea

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from tests.discord.driver import posted_in
 from tests.discord.test_reminder_id_unsaved import reminded_unsaved
 from tests.discord.test_turn_clocks import NUDGE, a_move, current
 
@@ -39,12 +40,5 @@ async def test_a_player_is_reminded_of_a_later_turn_after_an_unsaved_reminder(
     start = len(env.http_requests)
     await env.advance_time(NUDGE + 5)
     await env.bot.presenter.idle()
-    pings = [
-        r.json.get("content", "")
-        for r in env.http_requests[start:]
-        if r.method == "POST"
-        and r.path == f"/channels/{table.channel.id}/messages"
-        and isinstance(r.json, dict)
-        and f"<@{ann}>" in (r.json.get("content") or "")
-    ]
+    pings = posted_in(env, table.channel.id, start, f"<@{ann}>")
     assert pings, f"ann's new turn got no reminder within {NUDGE + 5} s"

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from db import StoreUnavailable
-from tests.discord.driver import Table
+from tests.discord.driver import Table, posted_in
 
 pytestmark = pytest.mark.parametrize("database", ["postgresql"], indirect=True)
 
@@ -49,12 +49,5 @@ async def test_a_read_failing_after_the_reminder_is_stored_does_not_ping_again(
     await env.advance_time(30)
     await env.bot.presenter.idle()
     assert armed[0] == 2, "the read after storing did not fail: the test tests nothing"
-    posts = [
-        r.json.get("content", "")
-        for r in env.http_requests[start:]
-        if r.method == "POST"
-        and r.path == f"/channels/{table.channel.id}/messages"
-        and isinstance(r.json, dict)
-        and "your turn" in (r.json.get("content") or "")
-    ]
+    posts = posted_in(env, table.channel.id, start, "your turn")
     assert len(posts) == 1, f"{len(posts)} reminders posted for one turn: {posts}"

@@ -6,53 +6,17 @@ Each docstring tells what players saw before the fix; the assertions are what th
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
 from cogs import ids
-from cogs.faces.catalog import NoFaces
-from cogs.render import faces
-from tests.discord.driver import Table, controls, target_of
+from tests.discord.driver import Table, controls, start_named, target_of
 from tests.discord.test_stats import finished_game
 
 # What players read: the same on either database, so drawn on one (the suite's habit).
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 FACE = re.compile(r"<a?:\w+:\d+>")
-
-
-@pytest.fixture
-async def faces_on(simcord_env, make_bot):
-    bot = make_bot(card_emojis=True)
-    await simcord_env.restart_bot(bot)
-    await bot.faces.wait()  # the one-time upload, in the background in production
-    assert bot.faces.ready
-    yield bot
-    faces.use(NoFaces())
-
-
-async def start_named(
-    env: Any, kind: str, names: list[str], guild: Any = None, channel_name: str = "", **options
-) -> Table:
-    """A started game whose members show the display names ``names``."""
-    guild = guild or (env.guild if env._guilds else env.create_guild())
-    channel = guild.create_text_channel(channel_name or f"{kind}-named")
-    members = [
-        guild.add_member(env.create_user(f"user{i}-{kind}-{channel.id}", global_name=name))
-        for i, name in enumerate(names)
-    ]
-    options.setdefault("turn_timer", 0)
-    opened = await members[0].slash(channel, f"newgame {kind}", **options)
-    assert not opened.ephemeral, opened.response and opened.response.content
-    lobby = channel.last_message
-    for member in members[1:]:
-        joined = await member.click(lobby, label="Join")
-        assert not joined.ephemeral, joined.response and joined.response.content
-    started = await members[0].click(lobby, label="Start")
-    assert not started.ephemeral, started.response and started.response.content
-    game_id = int(lobby.components[0].children[0].custom_id.split(":")[1])
-    return Table(env, channel, members, game_id)
 
 
 # -- /replay: buttons that are only symbols ---------------------------------------------------

@@ -22,7 +22,7 @@ from typing import Any
 
 from simcord.builders import ChannelHandle
 
-from tests.discord.driver import Table, controls, message_text, pick_choice
+from tests.discord.driver import Table, controls, message_text, play_to_last_move
 
 ARCHIVED = 50083
 
@@ -183,19 +183,9 @@ async def test_the_end_post_refused_by_a_locked_thread_is_not_retried_forever(si
     env = simcord_env
     table = await thread_game(env, "haymaker", seed=1)
     rng = random.Random(1)
-    archived = None
-    while True:
-        game = await table.game()
-        player = next(p for p in game.actors() if game.legal_actions(p))
-        action = rng.choice(game.legal_actions(player))
-        action_id = pick_choice(game, player, action, rng) if action.pick else action.id
-        trial = game.copy()
-        trial.apply(player, action_id)
-        if trial.finished:
-            archived = Archived(env, table.channel.id, locked=True)
-            await table.act(player, action_id, via="dm")
-            break
-        await table.act(player, action_id, via="dm")
+    player, action_id = await play_to_last_move(table, rng, via="dm")
+    archived = Archived(env, table.channel.id, locked=True)
+    await table.act(player, action_id, via="dm")
     assert (await table.game()).finished
     await quiet(env, 15)
     since = len(env.http_requests)

@@ -5,35 +5,14 @@ Each test reproduced a problem found in review: before its fix, it failed.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import engine
 from cogs import ids
 from cogs.play import refusal
-from tests.discord.driver import Table, controls, message_text, target_of
+from tests.discord.driver import Table, controls, message_text, set_uno, target_of
 
 # What players read: the same on either database, so drawn on one (the suite's time).
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
-
-
-async def set_uno(
-    table: Table, hands: list[list[str]], top: str, cur: int = 0, **state: object
-) -> None:
-    """Test setup: a round in progress with these hands (seat order), ``top`` on the pile."""
-    session = await table.session()
-    assert session.game is not None
-    data = session.game.to_dict()
-    data["state"].update(
-        h=[" ".join(h) for h in hands], x=top, c=top[0], t=cur, ph="play", d=" ".join(["Y9"] * 20)
-    )
-    data["state"].update(state)
-    session.game = engine.load(json.loads(json.dumps(data)))
-    session.shown.table = None
-    session.shown.dms.clear()
-    await table.bot.presenter.refresh_table(session)
-    await table.bot.presenter.update_dms(session)
 
 
 def button(message, action_id: str):  # type: ignore[no-untyped-def]

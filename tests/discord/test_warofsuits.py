@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 from typing import Any
 
 import pytest
 
 import engine
-from cogs import ids
 from cogs.hosting import renderer_for
-from engine.cards import label
 from engine.games.warofsuits import COLOUR_CARDS
+from tests.discord.card_table import (
+    assert_cards_unshown,
+    bot_messages,
+    hand,
+    picker_labels,
+    start_with_deal_seed,
+    table_buttons,
+    table_text,
+)
 from tests.discord.driver import Table, controls, message_text, target_of
 
 RENDER = renderer_for("warofsuits")
@@ -30,10 +36,7 @@ FULL_GAME = 7
 
 async def start(env: Any, monkeypatch: pytest.MonkeyPatch, seed: int) -> Table:
     """A two-player table dealt from ``seed``: the first member is Red, the second Black."""
-    draw = secrets.randbits
-    # /newgame draws the deal's seed as secrets.randbits(63); other draws stay random.
-    monkeypatch.setattr(secrets, "randbits", lambda bits: seed if bits == 63 else draw(bits))
-    return await Table.start(env, "warofsuits", 2)
+    return await start_with_deal_seed(env, monkeypatch, "warofsuits", 2, seed)
 
 
 async def sides(table: Table) -> tuple[str, str]:
@@ -41,44 +44,13 @@ async def sides(table: Table) -> tuple[str, str]:
     return red, black
 
 
-async def hand(table: Table, player: str) -> list[str]:
-    return (await table.game()).view(player)["hand"]
-
-
-def table_text(table: Table) -> str:
-    return message_text(table.table_message())
-
-
-def table_buttons(table: Table) -> list[str]:
-    return [c.label for c in controls(table.table_message())]
-
-
-async def picker_labels(table: Table, player: str) -> list[str]:
-    """What ``player`` is offered in the private picker (the table's "Play a card")."""
-    message = table.table_message()
-    play = next(c for c in controls(message) if target_of(c.custom_id) == ids.ROOT)
-    result = await table.members[player].click(message, custom_id=play.custom_id)
-    assert result.ephemeral, "the picker is private"
-    return [c.label for c in controls(result.response)]
-
-
-def bot_messages(table: Table) -> list[Any]:
-    return [m for m in table.public_messages() if m.author.id == table.bot.user.id]
-
-
 async def assert_secrets_hidden(table: Table) -> None:
     """No public message names a card nobody has seen yet (hands, decks, chosen cards)."""
     game = await table.game()
     state = game.to_dict()["state"]
     unseen = [c for side in (*state["hands"], *state["decks"]) for c in side]
-    for message in bot_messages(table):
-        text = message_text(message)
-        for secret in ("Your hand", "Only you can see", "Your secret choice", "ou chose"):
-            assert secret not in text
-        for card in unseen:
-            assert label(card) not in text, f"{label(card)} is secret but shown in public"
-        for control in controls(message):
-            assert not any(control.custom_id.endswith(f":{card}") for card in unseen)
+    private = ("Your hand", "Only you can see", "Your secret choice", "ou chose")
+    assert_cards_unshown(bot_messages(table), unseen, private, id_end=":")
 
 
 async def test_secret_choices_then_double_ace_and_answering_ace(simcord_env, monkeypatch) -> None:

@@ -15,12 +15,13 @@ import os
 import random
 import re
 import sqlite3
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import engine
 from tests.fakediscord import FakeDiscord, FakeInteraction, FakeMessage
@@ -46,6 +47,52 @@ MESSAGE = 4  # interaction callback: a new (here ephemeral) message
 # ---------------------------------------------------------------------------------------------
 
 
+def fake_bot_env(db_path: Path, **env: str) -> dict[str, str]:
+    """The environment of a bot run against the fake: this one's, with a fake token, the
+    database at ``db_path``, INFO logging, unbuffered output and text cards, then ``env``."""
+    return {
+        **os.environ,
+        "DISCORD_TOKEN": "fake",
+        "DATABASE_PATH": str(db_path),
+        "LOG_LEVEL": "INFO",
+        "PYTHONUNBUFFERED": "1",
+        "CARD_EMOJIS": "off",  # tests about faces turn them on
+        **env,
+    }
+
+
+async def spawn_run_bot(
+    fake: FakeDiscord, env: dict[str, str], log: IO[str], *args: str
+) -> asyncio.subprocess.Process:
+    """The real bot (run_bot.py, pointed at ``fake``) as a subprocess with ``args``, stdin
+    closed, its output written to ``log``."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(RUN_BOT),
+        fake.base_url,
+        *args,
+        cwd=REPO_ROOT,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+    )
+
+
+def bot_py_alone(timeout: float, **env: str) -> subprocess.CompletedProcess[str]:
+    """bot.py on its own, without a fake Discord (it stops at the database or at login),
+    with a fake token, INFO logging and ``env``; its output captured."""
+    return subprocess.run(
+        [sys.executable, str(REPO_ROOT / "bot.py")],
+        cwd=REPO_ROOT,
+        env={**os.environ, "DISCORD_TOKEN": "fake-token", "LOG_LEVEL": "INFO", **env},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
 class BotProcess:
     """The real bot as a subprocess; output goes to a log file shown when the test fails."""
 
@@ -53,33 +100,21 @@ class BotProcess:
         self.fake = fake
         self.db_path = workdir / "bot.db"
         self.log_path = workdir / "bot.log"
-        self.env = {
-            **os.environ,
-            "DISCORD_TOKEN": "fake",
-            "DEV_GUILD_ID": str(fake.guild_id),
-            "DATABASE_PATH": str(self.db_path),
-            "LOG_LEVEL": "INFO",
-            "PYTHONUNBUFFERED": "1",
-            "CARD_EMOJIS": "off",  # tests about faces turn them on
-            "RUN_BOT_SEED": str(SEED),  # the same deals on every run (CRASH_TEST_SEED)
-            **(env or {}),
-        }
+        self.env = fake_bot_env(
+            self.db_path,
+            **{
+                "DEV_GUILD_ID": str(fake.guild_id),
+                "RUN_BOT_SEED": str(SEED),  # the same deals on every run (CRASH_TEST_SEED)
+                **(env or {}),
+            },
+        )
         self.proc: asyncio.subprocess.Process | None = None
         self.starts = 0
 
     async def start(self) -> None:
         with self.log_path.open("a") as log:
             log.write(f"\n===== start #{self.starts + 1} =====\n")
-            self.proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(RUN_BOT),
-                self.fake.base_url,
-                cwd=REPO_ROOT,
-                env=self.env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-            )
+            self.proc = await spawn_run_bot(self.fake, self.env, log)
         self.starts += 1
         await self.ready()
 
@@ -181,6 +216,12 @@ def check_log(snap: Snapshot, expected: list[Move]) -> None:
     """The move log is exactly what was acknowledged (plus applied in-flight moves), the version
     counts it, and replaying it from the seed rebuilds the stored state to the byte."""
     assert snap.moves == expected, "move log differs from the acknowledged moves"
+    check_replay(snap)
+
+
+def check_replay(snap: Snapshot) -> None:
+    """The move log is numbered 1, 2, ..., the version counts it, and replaying it from the
+    seed rebuilds the stored state to the byte."""
     assert [seq for seq, _, _ in snap.moves] == list(range(1, len(snap.moves) + 1))
     assert snap.version == len(snap.moves)
     game = engine.new_game(snap.kind, snap.players, snap.seed, snap.options)
@@ -413,6 +454,16 @@ class Table:
         user, version, _, final = await self.prepare(player, action, table_current)
         await self.acknowledged(await self.fire(user, final), user, action, version)
 
+    async def play_to_winning_move(self) -> tuple[str, str]:
+        """Plays the policy's moves until the next one would end the game; that move, not
+        played: (player id, action)."""
+        for _ in range(MAX_MOVES):
+            player, action, wins = self.next_move()
+            if wins:
+                return player, action
+            await self.play_move()
+        raise AssertionError("the game does not end")
+
     # -- crashing ----------------------------------------------------------------------------
     async def crash_move(self, mode: str, player: str, action: str) -> Crash:
         """Plays a move through the picker, SIGKILLs the bot at the moment `mode` names,
@@ -543,6 +594,48 @@ def announcements(
     ]
 
 
+async def open_join_start(
+    fake: FakeDiscord,
+    kind: str,
+    players: tuple[str, ...],
+    options: dict[str, Any],
+    channel_id: int | None = None,
+) -> int:
+    """The first player runs /newgame ``kind`` with ``options``, the others press Join and
+    the first presses Start, each answered; the game's id."""
+    host, *others = players
+    ix = await fake.slash(host, f"newgame {kind}", options, channel_id=channel_id)
+    assert (await ix.response(timeout=STEP)).type == MESSAGE
+    lobby = ix.original
+    assert lobby is not None
+    game_id = int(lobby.component(prefix="l:")["custom_id"].split(":")[1])
+    for name in others:
+        click = await fake.click(name, lobby.id, f"l:{game_id}:join")
+        assert (await click.response(timeout=STEP)).type == UPDATE
+    click = await fake.click(host, lobby.id, f"l:{game_id}:start")
+    assert (await click.response(timeout=STEP)).type == UPDATE
+    return game_id
+
+
+async def start_with_bots(
+    fake: FakeDiscord,
+    bot: BotProcess,
+    host: str,
+    options: dict[str, Any],
+    seed: int,
+    channel_id: int | None = None,
+) -> Table:
+    """``host`` opens an UNO lobby with bot seats (``options``) and starts it with no other
+    member; the game, played as ``host`` with the policy seeded by ``seed``."""
+    ix = await fake.slash(host, "newgame uno", options, channel_id=channel_id)
+    lobby = (await ix.response(timeout=STEP)).message
+    assert lobby is not None
+    game_id = int(lobby.component(prefix="l:")["custom_id"].split(":")[1])
+    start = await fake.click(host, lobby.id, f"l:{game_id}:start")
+    assert (await start.response(timeout=STEP)).type == UPDATE
+    return Table(fake, bot, game_id, seed, channel_id, (host,))
+
+
 async def start_uno(
     fake: FakeDiscord,
     bot: BotProcess,
@@ -570,18 +663,8 @@ async def start_game(
 ) -> Table:
     """The first player opens a lobby of ``kind`` (no turn timer unless ``options`` say),
     the others join, and the first starts."""
-    host, *others = players
     chosen = {"turn_timer": 0, **(options or {})}
-    ix = await fake.slash(host, f"newgame {kind}", chosen, channel_id=channel_id)
-    assert (await ix.response(timeout=STEP)).type == MESSAGE
-    lobby = ix.original
-    assert lobby is not None
-    game_id = int(lobby.component(prefix="l:")["custom_id"].split(":")[1])
-    for name in others:
-        click = await fake.click(name, lobby.id, f"l:{game_id}:join")
-        assert (await click.response(timeout=STEP)).type == UPDATE
-    click = await fake.click(host, lobby.id, f"l:{game_id}:start")
-    assert (await click.response(timeout=STEP)).type == UPDATE
+    game_id = await open_join_start(fake, kind, players, chosen, channel_id)
     play = Table(fake, bot, game_id, seed, channel_id, players, reader)
     snap = play.snap()
     assert snap.status == "active" and snap.version == 0

@@ -14,7 +14,6 @@ import shutil
 import socket
 import sqlite3
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,30 +21,19 @@ from pathlib import Path
 import pytest
 
 from db import Store
+from tests.process.harness import bot_py_alone
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 20.0  # seconds: the store gives up after DATABASE_TIMEOUT_SECONDS (2 here)
 
 
 def run_bot(db_path: Path | str) -> tuple[int, str, float]:
     where = str(db_path)
     env = {
-        **os.environ,
-        "DISCORD_TOKEN": "fake-token",
         "DATABASE_URL" if "://" in where else "DATABASE_PATH": where,
         "DATABASE_TIMEOUT_SECONDS": "2",
-        "LOG_LEVEL": "INFO",
     }
     start = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "bot.py")],
-        cwd=REPO_ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=LIMIT,
-        stdin=subprocess.DEVNULL,
-    )
+    done = bot_py_alone(LIMIT, **env)
     return done.returncode, done.stderr, time.monotonic() - start
 
 

@@ -15,15 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.fakediscord import FakeDiscord
-from tests.process.harness import STEP, UPDATE, BotProcess, Table, check_log, read_game
+from tests.process.harness import STEP, UPDATE, BotProcess, check_log, read_game, start_with_bots
 
 PAUSE = "0.2"  # seconds a bot waits before its move
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        yield fake
 
 
 @pytest.fixture
@@ -42,13 +36,9 @@ async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
 
 async def test_kill_9_with_a_bot_move_pending(fake: FakeDiscord, bot: BotProcess) -> None:
     async with asyncio.timeout(150):
-        ix = await fake.slash("alice", "newgame uno", {"bots": 2, "target": 50, "turn_timer": 0})
-        lobby = (await ix.response(timeout=STEP)).message
-        assert lobby is not None
-        game_id = int(lobby.component(prefix="l:")["custom_id"].split(":")[1])
-        start = await fake.click("alice", lobby.id, f"l:{game_id}:start")
-        assert (await start.response(timeout=STEP)).type == UPDATE
-        table = Table(fake, bot, game_id, 3, players=("alice",))
+        options = {"bots": 2, "target": 50, "turn_timer": 0}
+        table = await start_with_bots(fake, bot, "alice", options, 3)
+        game_id = table.game_id
         alice = str(fake.user_id("alice"))
         kills = 0
         while True:  # bounded by the timeout above

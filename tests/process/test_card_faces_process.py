@@ -4,20 +4,11 @@ Discord refuses them."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from cogs.faces.catalog import all_faces
 from tests.fakediscord import FakeDiscord
 from tests.process.harness import BotProcess, start_uno
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        yield fake
 
 
 async def test_faces_upload_once_and_a_restart_uploads_nothing(

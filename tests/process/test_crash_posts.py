@@ -20,7 +20,6 @@ import pytest
 
 from tests.fakediscord import FakeDiscord, FakeMessage
 from tests.process.harness import (
-    MAX_MOVES,
     PLAYERS,
     STEP,
     UPDATE,
@@ -30,12 +29,6 @@ from tests.process.harness import (
 )
 
 LIMIT = 60.0
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        yield fake
 
 
 @pytest.fixture
@@ -80,13 +73,7 @@ async def test_end_post_is_not_posted_twice_after_a_kill_right_as_it_lands(
     look at the channel's recent messages before posting again)."""
     async with asyncio.timeout(LIMIT):
         play = await start_uno(fake, bot)
-        for _ in range(MAX_MOVES):
-            player, action, wins = play.next_move()
-            if wins:
-                break
-            await play.play_move()
-        else:
-            raise AssertionError("the game does not end")
+        player, action = await play.play_to_winning_move()
         hit = kill_when(fake, bot, lambda m: "🏆" in m.content)
         user, _version, _, final = await play.prepare(player, action, True, force_picker=True)
         await play.fire(user, final)

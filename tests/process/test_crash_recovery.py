@@ -54,12 +54,6 @@ from tests.process.harness import (
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        yield fake
-
-
-@pytest.fixture
 async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
     process = BotProcess(fake, tmp_path)
     try:
@@ -123,13 +117,7 @@ async def test_kill_9_right_after_the_winning_move_still_ends_the_game(
 ) -> None:
     async with asyncio.timeout(TEST_TIMEOUT):
         play = await start_uno(fake, bot)
-        for _ in range(MAX_MOVES):
-            player, action, wins = play.next_move()
-            if wins:
-                break
-            await play.play_move()
-        else:
-            raise AssertionError("the game does not end")
+        player, action = await play.play_to_winning_move()
         crash = await play.crash_move("before_answer", player, action)
         snap = play.snap()
         assert crash.applied and snap.status == "finished"

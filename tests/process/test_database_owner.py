@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 from pathlib import Path
 
 from db import Store
 from tests.fakediscord import FakeDiscord
-from tests.process.test_startup_messages import RUN_BOT, run_bot
+from tests.process.harness import spawn_run_bot
+from tests.process.test_startup_messages import run_bot
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 OTHER_APP = 111111111111111111
 STARTED = "synced"  # logged once the commands are synced: the start-up went through
 
@@ -62,17 +61,7 @@ async def test_adopt_database_hands_the_database_over(tmp_path: Path) -> None:
             "CARD_EMOJIS": "off",
         }
         with log.open("w") as out:
-            proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                str(RUN_BOT),
-                fake.base_url,
-                "--adopt-database",
-                cwd=REPO_ROOT,
-                env=env,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=out,
-                stderr=out,
-            )
+            proc = await spawn_run_bot(fake, env, out, "--adopt-database")
             try:
                 async with asyncio.timeout(45):
                     while STARTED not in log.read_text() and proc.returncode is None:

@@ -71,12 +71,6 @@ class BotProcess:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        yield fake
-
-
-@pytest.fixture
 async def bot(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[BotProcess]:
     process = BotProcess(fake, tmp_path)
     await process.start()

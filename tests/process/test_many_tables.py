@@ -28,8 +28,10 @@ from tests.process.harness import (
     Final,
     Table,
     check_log,
+    open_join_start,
     read_game,
     start_uno,
+    start_with_bots,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -94,17 +96,7 @@ def no_errors(bot: BotProcess) -> None:
 async def start_game(
     fake: FakeDiscord, bot: BotProcess, kind: str, players: tuple[str, ...], channel: int
 ) -> Table:
-    host, *others = players
-    ix = await fake.slash(host, f"newgame {kind}", {"turn_timer": 0}, channel_id=channel)
-    assert (await ix.response(timeout=STEP)).type == MESSAGE
-    lobby = ix.original
-    assert lobby is not None
-    game_id = int(lobby.component(prefix="l:")["custom_id"].split(":")[1])
-    for name in others:
-        click = await fake.click(name, lobby.id, f"l:{game_id}:join")
-        assert (await click.response(timeout=STEP)).type == UPDATE
-    click = await fake.click(host, lobby.id, f"l:{game_id}:start")
-    assert (await click.response(timeout=STEP)).type == UPDATE
+    game_id = await open_join_start(fake, kind, players, {"turn_timer": 0}, channel)
     table = Table(fake, bot, game_id, 5, channel, players)
     await table.current_table(0)
     return table
@@ -187,15 +179,8 @@ async def test_bot_clocks_firing_while_members_click_elsewhere(
         for seed in (11, 12):
             channel = SEATS.channel(fake)
             (host,) = SEATS.users(1)
-            ix = await fake.slash(
-                host, "newgame uno", {"bots": 2, "target": 50, "turn_timer": 0}, channel_id=channel
-            )
-            lobby = (await ix.response(timeout=STEP)).message
-            assert lobby is not None
-            game_id = int(lobby.component(prefix="l:")["custom_id"].split(":")[1])
-            start = await fake.click(host, lobby.id, f"l:{game_id}:start")
-            assert (await start.response(timeout=STEP)).type == UPDATE
-            tables.append(Table(fake, bot, game_id, seed, channel, (host,)))
+            options = {"bots": 2, "target": 50, "turn_timer": 0}
+            tables.append(await start_with_bots(fake, bot, host, options, seed, channel))
         moves = 0
         while moves < 30 and all(t.snap().status == "active" for t in tables):
             ready = []

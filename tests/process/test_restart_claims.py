@@ -8,22 +8,15 @@ import json
 import signal
 import sqlite3
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from tests.fakediscord import FakeDiscord
-from tests.process.harness import STEP, UPDATE, BotProcess, Table, check_log
+from tests.process.harness import STEP, UPDATE, BotProcess, check_log, start_with_bots
 
 LIMIT = 60.0
 PAUSE = 0.3
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        yield fake
 
 
 def clock_row(db: Path, game_id: int) -> tuple[int, dict, float | None]:
@@ -80,17 +73,9 @@ async def test_a_bot_move_claimed_when_the_bot_stopped_is_made_soon_after_the_re
     try:
         async with asyncio.timeout(LIMIT):
             await bot.start()
-            ix = await fake.slash(
-                "alice",
-                "newgame uno",
-                {"bots": 1, "bot_level": "hard", "target": 50, "turn_timer": 0},
-            )
-            lobby = (await ix.response(timeout=STEP)).message
-            assert lobby is not None
-            game_id = int(lobby.component(prefix="l:")["custom_id"].split(":")[1])
-            start = await fake.click("alice", lobby.id, f"l:{game_id}:start")
-            assert (await start.response(timeout=STEP)).type == UPDATE
-            table = Table(fake, bot, game_id, 3, players=("alice",))
+            options = {"bots": 1, "bot_level": "hard", "target": 50, "turn_timer": 0}
+            table = await start_with_bots(fake, bot, "alice", options, 3)
+            game_id = table.game_id
             alice = str(fake.user_id("alice"))
             killed_at = None
             for _ in range(60):

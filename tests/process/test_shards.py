@@ -37,6 +37,7 @@ from tests.process.harness import (
     Final,
     Snapshot,
     Table,
+    check_replay,
     start_game,
 )
 
@@ -238,15 +239,6 @@ async def answered(ix: FakeInteraction) -> FakeMessage:
     record = await ix.response(timeout=STEP)
     assert record.type == UPDATE and record.message is not None, record
     return record.message
-
-
-def check_replay(snap: Snapshot) -> None:
-    assert [seq for seq, _, _ in snap.moves] == list(range(1, len(snap.moves) + 1))
-    assert snap.version == len(snap.moves)
-    game = engine.new_game(snap.kind, snap.players, snap.seed, snap.options)
-    for _, user, action in snap.moves:
-        game.apply(str(user), action)
-    assert json.loads(json.dumps(game.to_dict())) == snap.state, "state != replayed move log"
 
 
 # -- the tests ------------------------------------------------------------------------------------

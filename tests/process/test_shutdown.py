@@ -6,21 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from tests.fakediscord import FakeDiscord
 from tests.process.harness import BotProcess, start_uno
 
 LIMIT = 60.0
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    async with FakeDiscord() as fake:
-        yield fake
 
 
 async def test_sigterm_lets_a_queued_table_edit_land_then_exits_cleanly(

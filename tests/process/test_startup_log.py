@@ -7,63 +7,26 @@ Each docstring tells what the owner read before the fix; the assertions are what
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from tests.fakediscord import FakeDiscord
+from tests.process.harness import bot_py_alone, fake_bot_env, spawn_run_bot
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-RUN_BOT = REPO_ROOT / "tests" / "fakediscord" / "run_bot.py"
 LIMIT = 30.0
 
 
 def run_bot_py(**env: str) -> tuple[int, str]:
     """bot.py on its own (it stops at the database, before Discord): (exit code, output)."""
-    full = {
-        **os.environ,
-        "DISCORD_TOKEN": "fake-token",
-        "DATABASE_TIMEOUT_SECONDS": "1",
-        "LOG_LEVEL": "INFO",
-        **env,
-    }
-    done = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "bot.py")],
-        cwd=REPO_ROOT,
-        env=full,
-        capture_output=True,
-        text=True,
-        timeout=LIMIT,
-        stdin=subprocess.DEVNULL,
-    )
+    done = bot_py_alone(LIMIT, **{"DATABASE_TIMEOUT_SECONDS": "1", **env})
     return done.returncode, done.stdout + done.stderr
 
 
 async def start_and_stop(fake: FakeDiscord, tmp_path: Path, **env: str) -> str:
     """The real bot against the fake, until it has logged in; its output."""
     log = tmp_path / "bot.log"
-    full = {
-        **os.environ,
-        "DISCORD_TOKEN": "fake",
-        "DEV_GUILD_ID": str(fake.guild_id),
-        "DATABASE_PATH": str(tmp_path / "bot.db"),
-        "LOG_LEVEL": "INFO",
-        "PYTHONUNBUFFERED": "1",
-        "CARD_EMOJIS": "off",
-        **env,
-    }
+    full = fake_bot_env(tmp_path / "bot.db", **{"DEV_GUILD_ID": str(fake.guild_id), **env})
     with log.open("w") as out:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(RUN_BOT),
-            fake.base_url,
-            cwd=REPO_ROOT,
-            env=full,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=out,
-            stderr=out,
-        )
+        proc = await spawn_run_bot(fake, full, out)
         try:
             await fake.wait_connected(timeout=20)
             await fake.wait_commands("newgame", timeout=20)

@@ -4,40 +4,19 @@ bot with a clear sentence naming the setting, not a Python traceback (and never 
 from __future__ import annotations
 
 import asyncio
-import os
-import sys
 from pathlib import Path
 
 from tests.fakediscord import FakeDiscord
+from tests.process.harness import fake_bot_env, spawn_run_bot
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-RUN_BOT = REPO_ROOT / "tests" / "fakediscord" / "run_bot.py"
 LIMIT = 45.0  # seconds: both stop at login, in about one
 
 
 async def run_bot(fake: FakeDiscord, tmp_path: Path, **env: str) -> tuple[int | None, str]:
     """bot.py against the fake; (exit code or None if still running after LIMIT, output)."""
     log = tmp_path / "bot.log"
-    full = {
-        **os.environ,
-        "DISCORD_TOKEN": "fake",
-        "DATABASE_PATH": str(tmp_path / "bot.db"),
-        "LOG_LEVEL": "INFO",
-        "PYTHONUNBUFFERED": "1",
-        "CARD_EMOJIS": "off",
-        **env,
-    }
     with log.open("w") as out:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            str(RUN_BOT),
-            fake.base_url,
-            cwd=REPO_ROOT,
-            env=full,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=out,
-            stderr=out,
-        )
+        proc = await spawn_run_bot(fake, fake_bot_env(tmp_path / "bot.db", **env), out)
         try:
             code: int | None = await asyncio.wait_for(proc.wait(), LIMIT)
         except TimeoutError:
