@@ -51,6 +51,7 @@ SWEEP_EVERY = 60.0  # seconds between sweeps of the game cache (``Sessions.sweep
 HOUR = 3600.0  # the longest wait between two redraws of a game Discord keeps refusing
 DOWN_LOOK = 2.0  # seconds between looks while the database is unavailable
 OUTAGES_KEPT = 10  # the database's last outages remembered (deadlines in them start over)
+OUTAGE_KEPT = 3 * 3600.0  # seconds a server's outage is remembered after it ended
 DELETE_RETRIES = (0.0, 30.0, 120.0, 600.0)  # seconds before each try to delete an old reminder
 # Sharing the database, each process notes when its clock loop last looked (a ``meta`` row
 # per process, forgotten at a graceful stop); notes older than this are a dead process's.
@@ -109,6 +110,10 @@ class Timers(commands.Cog):
         # looked lately (then deadlines since ran out with no process to take a click).
         self._alone_after: float | None = None
         self._pass_noted = float("-inf")
+        # Servers Discord has lost (GUILD_DELETE marked unavailable) -> since when, and the
+        # outages of the last hours that ended, (from, to): deadlines in them start over.
+        self._guild_down: dict[int, float] = {}
+        self._guild_outages: dict[int, list[tuple[float, float]]] = {}
         self._looked_for_others = False
         # Sharing the database: games this process redrew for another -> (looks so far,
         # the time it may look again), for those Discord keeps refusing.
@@ -371,16 +376,43 @@ class Timers(commands.Cog):
             self._outages = [*self._outages[-(OUTAGES_KEPT - 1) :], (self._down_since, moment)]
             self._down_since = None
 
-    def _missed(self, deadline: float) -> bool:
-        """The deadline passed while no process of this bot ran (a deploy, a crash) or while
-        the database refused everything: nobody could click then. Sharing the database, one
-        that passed just before this process started was another's to fire, so only those
-        older than a few polls count, unless no other process looked at the clocks since."""
+    def _missed(self, deadline: float, guild_id: int | None = None) -> bool:
+        """The deadline passed while no process of this bot ran (a deploy, a crash), while
+        the database refused everything, or while Discord had lost the game's server (an
+        outage of Discord's): nobody could click then. Sharing the database, one that passed
+        just before this process started was another's to fire, so only those older than a
+        few polls count, unless no other process looked at the clocks since."""
         if deadline < self._started - self._slack():
             return True
         if self._alone_after is not None and self._alone_after < deadline < self._started:
             return True
-        return any(start <= deadline <= end for start, end in self._outages)
+        if any(start <= deadline <= end for start, end in self._outages):
+            return True
+        if guild_id is None:
+            return False
+        down = self._guild_down.get(guild_id)
+        if down is not None and down <= deadline:
+            return True
+        return any(start <= deadline <= end for start, end in self._guild_outages.get(guild_id, []))
+
+    # -- Discord's outages of a server (its buttons cannot be pressed meanwhile) --------------
+    @commands.Cog.listener()
+    async def on_guild_unavailable(self, guild: discord.Guild) -> None:
+        self._guild_down.setdefault(guild.id, now())
+
+    @commands.Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        start = self._guild_down.pop(guild.id, None)
+        if start is None:
+            return
+        moment = now()
+        kept = [o for o in self._guild_outages.get(guild.id, []) if moment - o[1] < OUTAGE_KEPT]
+        self._guild_outages[guild.id] = [*kept, (start, moment)]
+        # Forget servers whose outages are all old (one entry per server otherwise, for good).
+        for other in [g for g in self._guild_outages if g != guild.id]:
+            if all(moment - end >= OUTAGE_KEPT for _, end in self._guild_outages[other]):
+                del self._guild_outages[other]
+        self.wake()  # deadlines that ran out meanwhile start over now
 
     async def _give_back_time(self, session: Session, moment: float) -> bool | None:
         """Turn and phase clocks that ran out while the bot was away start over (in full:
@@ -391,13 +423,14 @@ class Timers(commands.Cog):
         clocks = session.row.clocks
         given = dict(clocks)
         phase = clocks.get("phase")
-        if phase and phase[1] <= moment and self._missed(phase[1]):
+        guild_id = session.row.guild_id
+        if phase and phase[1] <= moment and self._missed(phase[1], guild_id):
             spec = session.hosted.phase_clock(game.view(None))
             if spec is not None and spec[0] == phase[0]:
                 given["phase"] = [phase[0], moment + spec[1]]
         timer = session.row.settings.get("turn_timer")
         turn = dict(clocks.get("turn", {}))
-        missed = [p for p, t in turn.items() if t <= moment and self._missed(t)]
+        missed = [p for p, t in turn.items() if t <= moment and self._missed(t, guild_id)]
         if timer and missed:
             given["turn"] = {**turn, **{p: moment + timer for p in missed}}
         if given == clocks:
