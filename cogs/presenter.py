@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import itertools
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -126,6 +127,8 @@ class Presenter:
         self._waiting = {}
         self._waiting_for: dict[int, int] = {}  # game -> the key of its retry waiting
         self._retry_keys = itertools.count()
+        self._notices = itertools.count()  # with ``_process``, each notice's nonce (``announce``)
+        self._process = secrets.token_hex(8)
         self._marking: asyncio.Task[None] | None = None
         self._marked_at = float("-inf")  # loop time of the last batch stored
         # (game, member) whose hand DM went out but storing its id failed: stored by the
@@ -310,12 +313,21 @@ class Presenter:
         sessions = self.bot.sessions
         try:
             async with sessions.lock(session.id):
+                cached = sessions.cached(session.id)
                 stored = await sessions.get(session.id)
         except Exception as error:
             log_failure(f"game {session.id}: reload to draw", error, self.bot)
             return session
         if stored is None or stored.game is None or stored.version < session.version:
             return session
+        if stored is not cached:
+            # Loaded just now: what the old copy drew still counts (its keys are compared
+            # with the game as it is), or a post's retry would redraw the table and every
+            # DM; and a table posted whose id the database did not keep stays known.
+            stored.shown = session.shown
+            if session.id in self._table_unsaved:
+                stored.row.table_message_id = session.row.table_message_id
+                stored.row.table_posted_at = session.row.table_posted_at
         return stored
 
     async def _begin(self, session: Session) -> tuple[bool, int | None]:
@@ -1036,7 +1048,9 @@ class Presenter:
     def announce(self, session: Session, text: str) -> None:
         """Tell the game's channel ``text`` after its table and DMs are brought up to date
         (once: the same nonce on every try)."""
-        nonce = post_nonce("notice", session.id, session.row.version, text)
+        # Each notice its own: one said again at the same version (a member who left, came
+        # back and left again: seat changes keep the version) is a new post.
+        nonce = post_nonce("notice", session.id, next(self._notices), self._process)
 
         async def notice(s: Session) -> None:
             await self.post(s, text, nonce=nonce)
