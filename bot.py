@@ -79,6 +79,8 @@ class CardBot(commands.Bot):
         # Names of servers that removed the bot while it ran (gone from discord.py's cache):
         # the DMs of their ended games still say where they were played.
         self.left_servers: dict[int, str] = {}
+        # Servers a shard's fresh READY left out, to ask Discord about (``ask_about_servers``).
+        self.servers_to_ask: dict[int, discord.Guild] = {}
         amortise_bucket_sweep(self.http)  # no O(buckets) scan per new channel (see module)
         limit_requests(self.http, settings.rest_budget())  # within Discord's global limit
         self.tree.error(self.on_app_command_error)
@@ -234,6 +236,31 @@ class CardBot(commands.Bot):
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
         self.sync_commands_soon()
 
+    async def ask_about_servers(self) -> None:
+        """Ask Discord about the servers a shard's READY left out (``servers_to_ask``): one
+        it no longer has the bot in is dropped and heard of as a removal; one it fails to
+        answer is asked again by the next housekeeping pass, while the cache still holds
+        the object READY left out."""
+        for guild_id, guild in list(self.servers_to_ask.items()):
+            if self.get_guild(guild_id) is not guild:
+                del self.servers_to_ask[guild_id]  # sent again: the bot is there after all
+                continue
+            try:
+                await self.fetch_guild(guild_id, with_counts=False)
+                del self.servers_to_ask[guild_id]  # still a member: its GUILD_CREATE comes
+                continue
+            except (discord.NotFound, discord.Forbidden):
+                pass
+            except Exception as error:  # Discord failing: not taken for a removal
+                log.info("asking about server %s failed: %r", guild_id, error)
+                continue
+            del self.servers_to_ask[guild_id]
+            if self.get_guild(guild_id) is not guild:
+                continue
+            log.info("removed from server %s while its shard was away", guild_id)
+            self._connection._remove_guild(guild)
+            self.dispatch("guild_remove", guild)
+
     def serves_guild(self, guild_id: int) -> bool:
         """The server is on one of the shards this process runs (Discord's own formula)."""
         count = self.shard_count
@@ -288,7 +315,6 @@ class ShardedCardBot(CardBot, commands.AutoShardedBot):
             self._servers_left_while_away(int(data["shard"][0]))
 
         parsers["READY"] = ready
-        self._checking_left: set[asyncio.Task[None]] = set()
 
     def _servers_left_while_away(self, shard_id: int) -> None:
         """A shard identified afresh (its session lost: a long network cut). READY lists
@@ -300,25 +326,12 @@ class ShardedCardBot(CardBot, commands.AutoShardedBot):
         dropped and heard of as a removal."""
         suspects = [g for g in self.guilds if g.shard_id == shard_id and not g.unavailable]
         if suspects:
-            task = asyncio.create_task(self._confirm_left(shard_id, suspects), name="left")
-            self._checking_left.add(task)
-            task.add_done_callback(self._checking_left.discard)
+            self.dispatch("servers_maybe_left", shard_id, suspects)
 
-    async def _confirm_left(self, shard_id: int, suspects: list[discord.Guild]) -> None:
+    async def on_servers_maybe_left(self, shard_id: int, suspects: list[discord.Guild]) -> None:
         for guild in suspects:
-            try:
-                await self.fetch_guild(guild.id, with_counts=False)
-                continue  # still a member: its GUILD_CREATE is on its way
-            except (discord.NotFound, discord.Forbidden):
-                pass
-            except Exception as error:  # Discord failing: not taken for a removal
-                log.info("shard %s: asking about server %s failed: %r", shard_id, guild.id, error)
-                continue
-            if self.get_guild(guild.id) is not guild:
-                continue  # sent again meanwhile: the bot is there after all
-            log.info("shard %s: removed from server %s while away", shard_id, guild.id)
-            self._connection._remove_guild(guild)
-            self.dispatch("guild_remove", guild)
+            self.servers_to_ask[guild.id] = guild
+        await self.ask_about_servers()
 
 
 def create_bot(settings: Settings, store: Store | None = None) -> CardBot:

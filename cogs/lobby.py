@@ -1066,6 +1066,8 @@ class Lobby(commands.Cog):
             self._left_unchecked = not await self.end_games_of_servers_left()
         for channel_id, why in list(self._deleted_unchecked.items()):
             await self._channel_deleted(channel_id, why)
+        if self.bot.servers_to_ask:
+            await self.bot.ask_about_servers()  # a shard's READY left them out
         for game_id in list(self._unclosed):
             if await self._end_unkept(game_id):
                 self._unclosed.discard(game_id)
