@@ -105,17 +105,18 @@ class Play(commands.Cog):
             target = parsed.rest
         assert parsed.version is not None
         game_id, version = parsed.game, parsed.version
+        refused: str | None = None  # answered once the lock is let go (clicks by outsiders)
+        applied: Applied | None = None
         async with self.sessions.lock(game_id):
             for attempt in range(RETRIES + 1):
                 session, problem = await self.session_for(interaction, game_id)
                 if session is None:
-                    await reply(interaction, problem or "That game is not available.")
-                    await self._stale_buttons(interaction, game_id)
-                    return
+                    refused = problem or "That game is not available."
+                    break
                 origin = self.origin(interaction, session)
                 if origin is None:
-                    await reply(interaction, NOT_HERE)
-                    return
+                    refused = NOT_HERE
+                    break
                 await self._rename(interaction, session)
                 try:
                     applied = await self._act(
@@ -126,6 +127,13 @@ class Play(commands.Cog):
                     # phase): judge the click again against the game as it is now.
                     continue
                 break
+        if refused is not None:
+            # Not under the game's lock: a member mashing a game's buttons from outside it
+            # never holds up its players' moves by a round trip to Discord each.
+            await reply(interaction, refused)
+            if session is None:
+                await self._stale_buttons(interaction, game_id)
+            return
         if applied is not None and session is not None:
             self.after_move(session, applied)
 
