@@ -534,7 +534,7 @@ class Sessions:
             probe = Session(row=session.row, seats=seats)
             clocks, wake = self.clocks_for(probe, session.game, now)
             # Said in the log with the next move (and so in /replay): whose moves are a bot's.
-            clocks["noted"] = [*clocks.get("noted", []), seat_line(change)]
+            clocks["noted"] = note_seat(clocks.get("noted", []), change)
             timed = (session.version, clocks, wake)
         try:
             stored = await self.store.set_seat(session.id, change, timed, self._rev(session))
@@ -553,7 +553,7 @@ class Sessions:
         await self.reload(session)
         if session.game is not None and session.row.status == "active":
             clocks, _ = self.clocks_for(session, session.game, now)
-            clocks["noted"] = [*clocks.get("noted", []), seat_line(change)]
+            clocks["noted"] = note_seat(clocks.get("noted", []), change)
             await self.set_clocks(session, clocks)
 
     async def rename(self, session: Session, user_id: int, name: str) -> None:
@@ -643,6 +643,20 @@ def seat_line(change: SeatChange) -> str:
     if change.away == "kicked":
         return f"{who} was removed from the game: a bot plays their seat."
     return f"{who} left the game: a bot plays their seat."
+
+
+def note_seat(noted: list[str], change: SeatChange) -> list[str]:
+    """The lines for the next move's log with this seat change: a member's net change
+    between two moves, never a line per change (a /leave and /back loop would push every
+    earlier move off the table's Recent list and into /replay for good). A member back
+    after leaving since the last move leaves no line; any other change replaces theirs."""
+    who = f"{change.user_id} "
+    earlier = [line for line in noted if line.startswith(who)]
+    kept = [line for line in noted if not line.startswith(who)]
+    left_since = any(" left the game" in line for line in earlier)
+    if not change.is_bot and left_since:
+        return kept
+    return [*kept, seat_line(change)]
 
 
 def _changed(seat: SeatRow, changes: Iterable[SeatChange]) -> SeatRow:
