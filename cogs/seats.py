@@ -28,11 +28,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+LEFT_TOLD_EVERY = 600.0  # seconds: how often a member leaving a game is told in its channel
+
 
 class Seats(commands.Cog):
     def __init__(self, bot: CardBot) -> None:
         self.bot = bot
         self.sessions = bot.sessions
+        # (game, member) -> when their leaving was last told in the channel (``LEFT_TOLD_EVERY``).
+        self._left_told: dict[tuple[int, int], float] = {}
 
     async def cog_load(self) -> None:
         components.handle("b", self.on_back)
@@ -110,6 +114,12 @@ class Seats(commands.Cog):
         text = f"<@{user.id}> left game #{game_id}; a bot plays their seat."
         if ended:
             text = f"<@{user.id}> left game #{game_id}. Nobody is left playing: game abandoned."
+        elif not self._tell_leaving(game_id, user.id):
+            # Left again soon after (a /leave and /back loop): the table shows it; the
+            # channel is not filled with the same post.
+            self.bot.presenter.update(session)
+            self.bot.wake_timers()
+            return
         self._announce(session, text)
 
     # -- kicking -----------------------------------------------------------------------------
@@ -241,6 +251,17 @@ class Seats(commands.Cog):
         await self.sessions.change_seat(
             session, SeatChange(user_id, True, level, why, seat.strikes), now()
         )
+
+    def _tell_leaving(self, game_id: int, user_id: int) -> bool:
+        """Whether a member's leaving is told in the channel: once per game every
+        ``LEFT_TOLD_EVERY`` seconds."""
+        moment = now()
+        told = self._left_told
+        if moment - told.get((game_id, user_id), float("-inf")) < LEFT_TOLD_EVERY:
+            return False
+        self._left_told = {k: t for k, t in told.items() if moment - t < LEFT_TOLD_EVERY}
+        self._left_told[(game_id, user_id)] = moment
+        return True
 
     def _announce(self, session: Session, text: str) -> None:
         self.bot.presenter.announce(session, text)

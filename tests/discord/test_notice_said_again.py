@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cogs.seats import LEFT_TOLD_EVERY
 from tests.discord.driver import Table
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
@@ -17,8 +18,9 @@ pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 async def test_leaving_again_after_coming_back_is_announced_again(simcord_env: Any) -> None:
     """UNO with three members, no turn timer. A member who is not to move leaves: the channel
-    is told a bot plays her seat. She comes back (/back), and a minute later leaves again,
-    nobody having moved meanwhile: the channel should be told again."""
+    is told a bot plays her seat. She comes back (/back), and some minutes later leaves
+    again, nobody having moved meanwhile: the channel should be told again (within ten
+    minutes it is not: the table shows it, and a /leave and /back loop fills no channel)."""
     env = simcord_env
     presenter = env.bot.presenter
     post = presenter.post
@@ -50,7 +52,7 @@ async def test_leaving_again_after_coming_back_is_announced_again(simcord_env: A
     await leave()
     back = await member.slash(table.channel, "back")
     assert "Welcome back" in back.response.content
-    await env.advance_time(60)
+    await env.advance_time(LEFT_TOLD_EVERY + 60)
     await leave()
     session = await table.session()
     seat = session.seat(int(player))
