@@ -475,9 +475,12 @@ class Lobby(commands.Cog):
             await reply(interaction, "That button doesn't belong to this channel.")
             return
         bots = [(s.user_id, s.name, s.level or "normal") for s in old.seats if not s.human]
-        # Not a member the host kicked: they may not open it either.
+        # Not a member the host kicked (they may not open it either), nor one who chose to
+        # leave the game (a bot finished it for them): they may still press Join.
         invited = [
-            s.user_id for s in old.seats if s.human and s.user_id != user.id and s.away != "kicked"
+            s.user_id
+            for s in old.seats
+            if s.human and s.user_id != user.id and s.away not in ("kicked", "left")
         ]
         settings = {k: v for k, v in old.row.settings.items() if k != "rematched"}
         settings["rematch_of"] = old.id  # its players pressing Play again are sent to it
