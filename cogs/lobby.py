@@ -45,6 +45,7 @@ UNKEPT = (
 LEFT_SERVERS_KEPT = 1000  # names of servers that removed the bot, kept for their games' DMs
 CLOSING_KEPT = 1000  # closed lobbies whose closing words are kept for a later redraw
 STALE_REDRAW_EVERY = 60.0  # seconds between redraws of a closed lobby for presses on it
+LOBBY_SEEN_FOR = 60.0  # seconds a lobby message found standing is not looked up again
 # Seconds a new lobby may go without its message id stored: longer, it is taken as lost.
 POSTING = 15.0
 BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Ito")
@@ -135,6 +136,7 @@ class Lobby(commands.Cog):
         self._redrawing: dict[tuple[int, int], Job] = {}
         self._closing: dict[tuple[int, int], str] = {}
         # Closed lobbies' messages redrawn for a press on their stale buttons -> when.
+        self._lobby_seen: dict[int, float] = {}  # lobby messages found standing -> when
         self._stale_pressed: dict[tuple[int, int], float] = {}
 
     async def cog_load(self) -> None:
@@ -422,8 +424,17 @@ class Lobby(commands.Cog):
             # Never posted, or its message id never stored, and its closing lost with a
             # restart (``_unclosed`` is in memory): nobody can press anything on it.
             return await self._end_lost(row.id)
+        # Seen standing a moment ago: not asked again (a refused /newgame repeated, or a
+        # member asking for a fourth lobby, costs no Discord call each).
+        moment = now()
+        if moment - self._lobby_seen.get(row.table_message_id, float("-inf")) < LOBBY_SEEN_FOR:
+            return False
         try:
             await self.bot.http.get_message(channel_id, row.table_message_id)
+            self._lobby_seen = {
+                m: t for m, t in self._lobby_seen.items() if moment - t < LOBBY_SEEN_FOR
+            }
+            self._lobby_seen[row.table_message_id] = moment
             return False
         except discord.NotFound:
             pass
