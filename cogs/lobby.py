@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import math
 import secrets
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Literal, Optional
@@ -28,7 +29,7 @@ from cogs.replies import in_guild, log_failure, reply
 from cogs.sessions import Session
 from cogs.show import table_link
 from cogs.visibility import UNCHECKED, gone_channels, visible
-from db import ChannelBusy, HostBusy, StoreUnavailable
+from db import ChannelBusy, HostBusy, HostTooFast, StoreUnavailable
 from engine import Option
 from engine.bots import LEVELS
 from engine.options import InvalidOption, validate_options
@@ -63,6 +64,14 @@ def host_busy(channel_ids: list[int]) -> str:
     return (
         f"You already have {lobbies} open in this server ({where}). "
         "Start or cancel one of them first."
+    )
+
+
+def host_too_fast(free_at: float) -> str:
+    """Why a member may not open another lobby yet: several of theirs closed unstarted."""
+    return (
+        "You've opened several lobbies here in the last few minutes that never started. "
+        f"You can open another <t:{math.ceil(now.shown(free_at))}:R>."
     )
 
 
@@ -283,6 +292,9 @@ class Lobby(commands.Cog):
                 await self._open(interaction, kind, options, settings, bots, invited, rematch_of)
                 return
             await reply(interaction, host_busy(error.channel_ids))
+            return
+        except HostTooFast as error:
+            await reply(interaction, host_too_fast(error.free_at))
             return
         if invited and rematch_of is not None:
             try:

@@ -3,6 +3,7 @@
 from db.errors import (
     ChannelBusy,
     HostBusy,
+    HostTooFast,
     SaveUncertain,
     SeatRemoved,
     StaleVersion,
@@ -16,6 +17,7 @@ __all__ = [
     "ChannelBusy",
     "GameRow",
     "HostBusy",
+    "HostTooFast",
     "Result",
     "SaveUncertain",
     "SeatChange",

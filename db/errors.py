@@ -31,6 +31,14 @@ class HostBusy(Exception):
         self.channel_ids = channel_ids  # where their open lobbies are
 
 
+class HostTooFast(Exception):
+    """The member opened as many lobbies lately (none of them started) as one member may."""
+
+    def __init__(self, free_at: float) -> None:
+        super().__init__(f"too many lobbies lately; another from {free_at}")
+        self.free_at = free_at  # when the oldest of them stops counting (unix time)
+
+
 class StaleVersion(Exception):
     """The game moved on since it was loaded (optimistic check failed)."""
 

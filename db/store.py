@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from db.backend import Backend
-from db.errors import ChannelBusy, Conflict, HostBusy, SeatRemoved, StaleVersion
+from db.errors import (
+    ChannelBusy,
+    Conflict,
+    HostBusy,
+    HostTooFast,
+    SeatRemoved,
+    StaleVersion,
+)
 from db.migrate import migrate
 from db.rows import (
     GAME_COLUMNS,
@@ -38,6 +45,13 @@ OPEN = "status IN ('lobby', 'active')"  # a literal, so SQLite uses the partial 
 # Lobbies one member may have open in a server at once: each holds a channel until it starts
 # or expires, so one member cannot block a server's channels with lobbies nobody joins.
 LOBBIES_PER_HOST = 3
+# Lobbies one member may open in a server within LOBBY_WINDOW seconds that never start.
+LOBBIES_PER_WINDOW = 5
+LOBBY_WINDOW = 600.0
+RECENT_LOBBIES = (  # a member's lobbies in a server since a time, never started
+    "SELECT created_at FROM games WHERE host_id = ? AND created_at > ?"
+    " AND guild_id = ? AND state IS NULL ORDER BY created_at"
+)
 # A game that started and ended, whose end may be unshown (``games_undrawn_ended``).
 ENDED = "status IN ('finished', 'cancelled') AND state IS NOT NULL"
 # A new revision for what changes nothing shown (which message is the table, the reminder's
@@ -162,7 +176,8 @@ class Store:
     ) -> GameRow:
         """A lobby with the host seated (and ``bots``: (id, name, level)); ChannelBusy if the
         channel has an open game, HostBusy if the host already has ``LOBBIES_PER_HOST`` open
-        lobbies in this server."""
+        lobbies in this server, HostTooFast if they opened ``LOBBIES_PER_WINDOW`` there in
+        the last ``LOBBY_WINDOW`` seconds that never started."""
         now = self.clock()
 
         def script() -> Script[Any]:
@@ -177,6 +192,9 @@ class Store:
             )
             if len(held) >= LOBBIES_PER_HOST:
                 raise HostBusy([int(r[0]) for r in held])
+            recent = yield many(RECENT_LOBBIES, host_id, now - LOBBY_WINDOW, guild_id)
+            if len(recent) >= LOBBIES_PER_WINDOW:
+                raise HostTooFast(float(recent[-LOBBIES_PER_WINDOW][0]) + LOBBY_WINDOW)
             row = yield one(
                 "INSERT INTO games (guild_id, channel_id, kind, host_id, options, seed,"
                 " settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"

@@ -90,3 +90,13 @@ async def test_ends_left_unshown_are_found_through_their_own_index(store: Store)
     running, ended = plans
     assert re.search(r"USING INDEX games_undrawn\b", running), running
     assert "USING INDEX games_undrawn_ended" in ended, ended
+
+
+async def test_a_members_recent_lobbies_are_found_through_their_own_index(store: Store) -> None:
+    """``create_lobby`` counts the member's lobbies of the last minutes (the lobby churn
+    limit): through ``games_host_created``, not the games of the server ever played."""
+    from db.store import RECENT_LOBBIES
+
+    plan = await store.backend.explain(RECENT_LOBBIES, (1, 0.0, 1))  # type: ignore[attr-defined]
+    assert "games_host_created" in plan, plan
+    assert not re.search(r"SCAN games(?! USING)", plan), plan
