@@ -292,14 +292,18 @@ class Stats(commands.Cog):
         self, interaction: discord.Interaction, parsed: ids.Parsed, values: list[str]
     ) -> None:
         step = int(parsed.rest) if parsed.rest.isdigit() else 0
-        screen, problem = await self.replay_screen(interaction, parsed.game, step)
+        # Pressed on the replay itself (Discord's copy of the message holds this game's
+        # replay buttons): the member was let see it when it opened. Not looked up again
+        # at each step (a REST call each, for a game in an archived thread).
+        shown = interaction.message is not None and _replay_of(interaction.message, parsed.game)
+        screen, problem = await self.replay_screen(interaction, parsed.game, step, shown)
         if screen is None:
             await reply(interaction, problem or "I can't replay that game.")
             return
         await components.answer_update(interaction, screen)
 
     async def replay_screen(
-        self, interaction: discord.Interaction, game_id: int, step: int
+        self, interaction: discord.Interaction, game_id: int, step: int, shown: bool = False
     ) -> tuple[Screen | None, str | None]:
         row = await self.bot.store.get_game(game_id)
         seats = await self.bot.store.seats(game_id) if row is not None else []
@@ -307,9 +311,10 @@ class Stats(commands.Cog):
             row is None
             or row.guild_id != interaction.guild_id
             or not (
+                shown
                 # Its own players saw it all, even once its channel is deleted or closed
                 # (not a member removed from it: they did not see what came after).
-                any(s.user_id == interaction.user.id and s.away != "kicked" for s in seats)
+                or any(s.user_id == interaction.user.id and s.away != "kicked" for s in seats)
                 or await may_see(interaction, row.channel_id)
             )
         ):
@@ -323,6 +328,16 @@ class Stats(commands.Cog):
         moves = await self.bot.store.moves(game_id)
         notes = await self.bot.store.move_notes(game_id)
         return replay_screen(row, seats, moves, step, notes), None
+
+
+def _replay_of(message: discord.Message, game_id: int) -> bool:
+    """The message holds the replay buttons of this game."""
+    for row in message.components:
+        for child in getattr(row, "children", []):
+            parsed = ids.parse(getattr(child, "custom_id", None) or "")
+            if parsed is not None and parsed.prefix == "p" and parsed.game == game_id:
+                return True
+    return False
 
 
 def replay_screen(

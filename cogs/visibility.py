@@ -16,6 +16,7 @@ what was private stays private.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable
 from typing import Protocol, TypeVar
 
@@ -25,6 +26,7 @@ import discord
 log = logging.getLogger(__name__)
 
 LOOKUPS = 20  # REST calls one command may spend on channels and thread members it must ask for
+MEMBER_LOOKUPS = 20.0  # ...and one member in a minute, over all their commands (refilled evenly)
 GONE_KEPT = 10_000  # channels known deleted, remembered per bot (ids are never reused)
 
 Place = discord.abc.GuildChannel | discord.Thread
@@ -50,6 +52,7 @@ class Sight:
         self.decided: dict[int, bool] = {}
         self.undecided = False  # a channel was left undecided (no lookups left, Discord failing)
         self.gone = gone_channels(interaction.client)
+        self.budget = member_lookups(interaction.client)
 
     async def may_see(self, channel_id: int) -> bool:
         if channel_id not in self.decided:
@@ -57,7 +60,10 @@ class Sight:
         return self.decided[channel_id]
 
     def _spend(self) -> bool:
-        if self.lookups <= 0:
+        # Each command's own cap keeps it within Discord's 3 s; the member's, across their
+        # commands, keeps one member (a script running /history) from spending the bot's
+        # REST calls, which every server shares, on lookups.
+        if self.lookups <= 0 or not self.budget.take(self.interaction.user.id):
             self.undecided = True
             return False
         self.lookups -= 1
@@ -136,6 +142,36 @@ class Sight:
             self.undecided = True  # unchecked, not hidden
             return False
         return True
+
+
+class MemberLookups:
+    """Each member's lookups left: ``MEMBER_LOOKUPS`` a minute, refilled evenly. Members
+    whose budget is full again are forgotten (the dict holds only recent askers)."""
+
+    def __init__(self) -> None:
+        self._left: dict[int, tuple[float, float]] = {}  # member -> (lookups left, when)
+
+    def take(self, user_id: int) -> bool:
+        moment = time.monotonic()
+        left, since = self._left.get(user_id, (MEMBER_LOOKUPS, moment))
+        left = min(MEMBER_LOOKUPS, left + (moment - since) * MEMBER_LOOKUPS / 60.0)
+        if left < 1.0:
+            self._left[user_id] = (left, moment)
+            return False
+        if len(self._left) > 1000:
+            self._left = {u: v for u, v in self._left.items() if moment - v[1] < 60.0}
+        self._left[user_id] = (left - 1.0, moment)
+        return True
+
+
+def member_lookups(client: object) -> MemberLookups:
+    """The bot's one ``MemberLookups`` (kept on the client, as ``GoneChannels``)."""
+    found = getattr(client, "member_lookups", None)
+    if not isinstance(found, MemberLookups):
+        found = MemberLookups()
+        if client is not None:
+            client.member_lookups = found  # type: ignore[attr-defined]
+    return found
 
 
 class GoneChannels:

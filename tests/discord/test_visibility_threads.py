@@ -262,7 +262,9 @@ async def test_one_command_spends_few_rest_calls_on_channels_it_must_look_up(
     # Five channels left unchecked: said, not passed off as games ann may not see.
     assert "couldn't check just now" in text, text
     assert sum(_channel_fetches(env, c, since) for c in gone) == LOOKUPS
-    # Channels found deleted are remembered: the next /history looks up only the others.
+    # Channels found deleted are remembered: the next /history looks up only the others
+    # (a minute later: a member's lookups are limited across commands too).
+    await env.advance_time(60)
     since = len(env.http_requests)
     text = message_text((await ann.slash(general, "history")).response)
     assert text == "No finished game on this server that you can see yet.", text
