@@ -17,7 +17,7 @@ from cogs.render.text import named, safe_name
 from cogs.replies import in_guild, reply
 from cogs.sessions import forfeit_winners
 from cogs.show import table_link
-from cogs.visibility import UNCHECKED, Sight, may_see
+from cogs.visibility import UNCHECKED, Sight
 from db import GameRow
 from db.rows import StatRow
 
@@ -307,6 +307,7 @@ class Stats(commands.Cog):
     ) -> tuple[Screen | None, str | None]:
         row = await self.bot.store.get_game(game_id)
         seats = await self.bot.store.seats(game_id) if row is not None else []
+        sight = Sight(interaction)
         if (
             row is None
             or row.guild_id != interaction.guild_id
@@ -315,9 +316,13 @@ class Stats(commands.Cog):
                 # Its own players saw it all, even once its channel is deleted or closed
                 # (not a member removed from it: they did not see what came after).
                 or any(s.user_id == interaction.user.id and s.away != "kicked" for s in seats)
-                or await may_see(interaction, row.channel_id)
+                or await sight.may_see(row.channel_id)
             )
         ):
+            if sight.undecided:
+                # Discord failing, or the member's lookups spent (/history just before):
+                # unchecked, not "no such game" (which /history may have just listed).
+                return None, "I couldn't check that game's channel just now. Try again in a minute."
             # The same words for a game in a channel the member cannot see: not even whether
             # there was one.
             return None, "There's no such game on this server."

@@ -201,11 +201,6 @@ def gone_channels(client: object) -> GoneChannels:
     return gone
 
 
-async def may_see(interaction: discord.Interaction, channel_id: int) -> bool:
-    """The member running ``interaction`` may read channel (or thread) ``channel_id``."""
-    return await Sight(interaction).may_see(channel_id)
-
-
 UNCHECKED = "Games in channels I couldn't check just now are not listed."
 
 
