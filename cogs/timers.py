@@ -401,6 +401,14 @@ class Timers(commands.Cog):
         self._guild_down.setdefault(guild.id, now())
 
     @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        self._guild_down.pop(guild.id, None)  # left (or removed) during its outage
+
+    @commands.Cog.listener()
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        self._guild_down.pop(guild.id, None)  # invited back: a server like any other
+
+    @commands.Cog.listener()
     async def on_guild_available(self, guild: discord.Guild) -> None:
         start = self._guild_down.pop(guild.id, None)
         if start is None:
