@@ -648,14 +648,18 @@ def seat_line(change: SeatChange) -> str:
 def note_seat(noted: list[str], change: SeatChange) -> list[str]:
     """The lines for the next move's log with this seat change: a member's net change
     between two moves, never a line per change (a /leave and /back loop would push every
-    earlier move off the table's Recent list and into /replay for good). A member back
-    after leaving since the last move leaves no line; any other change replaces theirs."""
+    earlier move off the table's Recent list and into /replay for good). A change that
+    undoes the member's last one since the move (back after leaving, leaving after coming
+    back) leaves no line; any other replaces theirs."""
     who = f"{change.user_id} "
     earlier = [line for line in noted if line.startswith(who)]
     kept = [line for line in noted if not line.startswith(who)]
-    left_since = any(" left the game" in line for line in earlier)
-    if not change.is_bot and left_since:
-        return kept
+    if earlier:
+        last = earlier[-1]
+        if not change.is_bot and " left the game" in last:
+            return kept  # playing their seat again, as at the last move
+        if change.is_bot and change.away != "kicked" and " is back" in last:
+            return kept  # a bot plays it again, as at the last move
     return [*kept, seat_line(change)]
 
 
