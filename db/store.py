@@ -48,9 +48,10 @@ LOBBIES_PER_HOST = 3
 # Lobbies one member may open in a server within LOBBY_WINDOW seconds that never start.
 LOBBIES_PER_WINDOW = 5
 LOBBY_WINDOW = 600.0
-RECENT_LOBBIES = (  # a member's lobbies in a server since a time, never started
+RECENT_LOBBIES = (  # a member's lobbies in a server since a time, shown and never started
     "SELECT created_at FROM games WHERE host_id = ? AND created_at > ?"
-    " AND guild_id = ? AND state IS NULL ORDER BY created_at"
+    " AND guild_id = ? AND state IS NULL AND table_message_id IS NOT NULL"
+    " ORDER BY created_at"
 )
 # A game that started and ended, whose end may be unshown (``games_undrawn_ended``).
 ENDED = "status IN ('finished', 'cancelled') AND state IS NOT NULL"
