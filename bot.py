@@ -81,6 +81,7 @@ class CardBot(commands.Bot):
         self.left_servers: dict[int, str] = {}
         # Servers a shard's fresh READY left out, to ask Discord about (``ask_about_servers``).
         self.servers_to_ask: dict[int, discord.Guild] = {}
+        self._asking = asyncio.Lock()
         amortise_bucket_sweep(self.http)  # no O(buckets) scan per new channel (see module)
         limit_requests(self.http, settings.rest_budget())  # within Discord's global limit
         self.tree.error(self.on_app_command_error)
@@ -241,20 +242,24 @@ class CardBot(commands.Bot):
         it no longer has the bot in is dropped and heard of as a removal; one it fails to
         answer is asked again by the next housekeeping pass, while the cache still holds
         the object READY left out."""
+        async with self._asking:  # READY's and housekeeping's asking may overlap
+            await self._ask_about_servers()
+
+    async def _ask_about_servers(self) -> None:
         for guild_id, guild in list(self.servers_to_ask.items()):
             if self.get_guild(guild_id) is not guild:
-                del self.servers_to_ask[guild_id]  # sent again: the bot is there after all
+                self.servers_to_ask.pop(guild_id, None)  # sent again: the bot is there after all
                 continue
             try:
                 await self.fetch_guild(guild_id, with_counts=False)
-                del self.servers_to_ask[guild_id]  # still a member: its GUILD_CREATE comes
+                self.servers_to_ask.pop(guild_id, None)  # still a member: its GUILD_CREATE comes
                 continue
             except (discord.NotFound, discord.Forbidden):
                 pass
             except Exception as error:  # Discord failing: not taken for a removal
                 log.info("asking about server %s failed: %r", guild_id, error)
                 continue
-            del self.servers_to_ask[guild_id]
+            self.servers_to_ask.pop(guild_id, None)
             if self.get_guild(guild_id) is not guild:
                 continue
             log.info("removed from server %s while its shard was away", guild_id)
