@@ -46,7 +46,7 @@ UNKEPT = (
 LEFT_SERVERS_KEPT = 1000  # names of servers that removed the bot, kept for their games' DMs
 CLOSING_KEPT = 1000  # closed lobbies whose closing words are kept for a later redraw
 STALE_REDRAW_EVERY = 60.0  # seconds between redraws of a closed lobby for presses on it
-LOBBY_SEEN_FOR = 60.0  # seconds a lobby message found standing is not looked up again
+LOBBY_SEEN_FOR = 15.0  # seconds a lobby found standing is not asked about again for one member
 # Seconds a new lobby may go without its message id stored: longer, it is taken as lost.
 POSTING = 15.0
 BOT_NAMES = ("Ada", "Babbage", "Curie", "Dijkstra", "Euler", "Fermat", "Gauss", "Hopper", "Ito")
@@ -145,7 +145,8 @@ class Lobby(commands.Cog):
         self._redrawing: dict[tuple[int, int], Job] = {}
         self._closing: dict[tuple[int, int], str] = {}
         # Closed lobbies' messages redrawn for a press on their stale buttons -> when.
-        self._lobby_seen: dict[int, float] = {}  # lobby messages found standing -> when
+        # (lobby message, member whose /newgame asked) found standing -> when.
+        self._lobby_seen: dict[tuple[int, int], float] = {}
         self._stale_pressed: dict[tuple[int, int], float] = {}
 
     async def cog_load(self) -> None:
@@ -277,7 +278,7 @@ class Lobby(commands.Cog):
                 bots=bots,
             )
         except ChannelBusy:
-            if not await self._lobby_deleted(interaction.channel_id):
+            if not await self._lobby_deleted(interaction.channel_id, interaction.user.id):
                 busy = await self._busy(interaction.channel_id, rematch_of, interaction.user.id)
                 await reply(interaction, busy)
                 return
@@ -287,7 +288,8 @@ class Lobby(commands.Cog):
         except HostBusy as error:
             # One of the host's lobbies may have lost its message (a moderator deleted it)
             # or never got one: such a lobby gives way, as it would in its own channel.
-            closed = [c for c in error.channel_ids if await self._lobby_deleted(c)]
+            asker = interaction.user.id
+            closed = [c for c in error.channel_ids if await self._lobby_deleted(c, asker)]
             if closed:
                 await self._open(interaction, kind, options, settings, bots, invited, rematch_of)
                 return
@@ -418,10 +420,12 @@ class Lobby(commands.Cog):
             return False
         return True
 
-    async def _lobby_deleted(self, channel_id: int) -> bool:
+    async def _lobby_deleted(self, channel_id: int, asker: int) -> bool:
         """Whether the channel's lobby had lost its message (a moderator deleted it, or
         purged the channel) and is now closed: it would hold the channel for its whole
-        timeout with nothing anyone can press (the bot hears of no deletion)."""
+        timeout with nothing anyone can press (the bot hears of no deletion). ``asker``:
+        the member whose /newgame asks; found standing for them a moment ago, it is not
+        looked up again (their refusals repeated cost no Discord call each)."""
         row = await self.bot.store.open_game_in_channel(channel_id)
         if row is not None and row.id in self._unclosed:
             if await self._end_unkept(row.id):  # closed on Discord already: ended here now
@@ -436,17 +440,16 @@ class Lobby(commands.Cog):
             # Never posted, or its message id never stored, and its closing lost with a
             # restart (``_unclosed`` is in memory): nobody can press anything on it.
             return await self._end_lost(row.id)
-        # Seen standing a moment ago: not asked again (a refused /newgame repeated, or a
-        # member asking for a fourth lobby, costs no Discord call each).
+        seen = (row.table_message_id, asker)
         moment = now()
-        if moment - self._lobby_seen.get(row.table_message_id, float("-inf")) < LOBBY_SEEN_FOR:
+        if moment - self._lobby_seen.get(seen, float("-inf")) < LOBBY_SEEN_FOR:
             return False
         try:
             await self.bot.http.get_message(channel_id, row.table_message_id)
             self._lobby_seen = {
-                m: t for m, t in self._lobby_seen.items() if moment - t < LOBBY_SEEN_FOR
+                k: t for k, t in self._lobby_seen.items() if moment - t < LOBBY_SEEN_FOR
             }
-            self._lobby_seen[row.table_message_id] = moment
+            self._lobby_seen[seen] = moment
             return False
         except discord.NotFound:
             pass

@@ -1,7 +1,7 @@
 """/newgame refused in a busy channel. Before, each refusal fetched the channel's lobby
 message from Discord (is it deleted?), and each of the host's lobbies when a member with three
 asked for a fourth: a REST call per identical refusal. Now a lobby message found standing is
-not looked up again for a minute."""
+not looked up again for the same member for a few seconds (``LOBBY_SEEN_FOR``)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ async def test_newgame_spam_in_a_lobby_channel_fetches_the_lobby_each_time(simco
         assert "already has a game" in (refused.response.content or "")
         await env.advance_time(2)
     spent = _message_gets(env, since)
-    assert spent <= 1, f"10 refused /newgame in 20 s cost {spent} REST fetches of the lobby"
+    # At most once per LOBBY_SEEN_FOR (15 s) for one member: twice in these 20 s.
+    assert spent <= 2, f"10 refused /newgame in 20 s cost {spent} REST fetches of the lobby"
 
 
 async def test_fourth_lobby_spam_fetches_all_three_lobbies_each_time(simcord_env) -> None:
@@ -53,4 +54,4 @@ async def test_fourth_lobby_spam_fetches_all_three_lobbies_each_time(simcord_env
         assert "lobbies open" in (refused.response.content or "")
         await env.advance_time(2)
     spent = _message_gets(env, since)
-    assert spent <= 3, f"10 refused /newgame in 20 s cost {spent} REST fetches of lobbies"
+    assert spent <= 6, f"10 refused /newgame in 20 s cost {spent} REST fetches of lobbies"
