@@ -308,6 +308,11 @@ class Stats(commands.Cog):
         row = await self.bot.store.get_game(game_id)
         seats = await self.bot.store.seats(game_id) if row is not None else []
         sight = Sight(interaction)
+        own = any(s.user_id == interaction.user.id and s.away != "kicked" for s in seats)
+        if not (shown or own) and not sight.can_look():
+            # The same words whether or not there is such a game: a member whose lookups
+            # are spent learns nothing of games in channels hidden from them.
+            return None, UNCHECKED_GAME
         if (
             row is None
             or row.guild_id != interaction.guild_id
@@ -315,14 +320,14 @@ class Stats(commands.Cog):
                 shown
                 # Its own players saw it all, even once its channel is deleted or closed
                 # (not a member removed from it: they did not see what came after).
-                or any(s.user_id == interaction.user.id and s.away != "kicked" for s in seats)
+                or own
                 or await sight.may_see(row.channel_id)
             )
         ):
             if sight.undecided:
                 # Discord failing, or the member's lookups spent (/history just before):
                 # unchecked, not "no such game" (which /history may have just listed).
-                return None, "I couldn't check that game's channel just now. Try again in a minute."
+                return None, UNCHECKED_GAME
             # The same words for a game in a channel the member cannot see: not even whether
             # there was one.
             return None, "There's no such game on this server."
@@ -333,6 +338,9 @@ class Stats(commands.Cog):
         moves = await self.bot.store.moves(game_id)
         notes = await self.bot.store.move_notes(game_id)
         return replay_screen(row, seats, moves, step, notes), None
+
+
+UNCHECKED_GAME = "I couldn't check that game's channel just now. Try again in a minute."
 
 
 def _replay_of(message: discord.Message, game_id: int) -> bool:

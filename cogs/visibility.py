@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Iterable
 from typing import Protocol, TypeVar
 
@@ -26,7 +27,7 @@ import discord
 log = logging.getLogger(__name__)
 
 LOOKUPS = 20  # REST calls one command may spend on channels and thread members it must ask for
-MEMBER_LOOKUPS = 20.0  # ...and one member in a minute, over all their commands (refilled evenly)
+MEMBER_LOOKUPS = 20  # ...and one member in any minute, over all their commands
 GONE_KEPT = 10_000  # channels known deleted, remembered per bot (ids are never reused)
 
 Place = discord.abc.GuildChannel | discord.Thread
@@ -53,6 +54,16 @@ class Sight:
         self.undecided = False  # a channel was left undecided (no lookups left, Discord failing)
         self.gone = gone_channels(interaction.client)
         self.budget = member_lookups(interaction.client)
+
+    def can_look(self) -> bool:
+        """Whether a channel could be looked up now, if one must be: the member has a
+        lookup left and the server is known (not by its id alone, as after a new gateway
+        session). Asked before anything is read, so that the answer tells nothing of
+        whether there is a game to look for."""
+        guild = self.interaction.guild
+        if guild is None or guild.unavailable or guild.get_role(guild.id) is None:
+            return False
+        return self.lookups > 0 and self.budget.has(self.interaction.user.id)
 
     async def may_see(self, channel_id: int) -> bool:
         if channel_id not in self.decided:
@@ -145,22 +156,31 @@ class Sight:
 
 
 class MemberLookups:
-    """Each member's lookups left: ``MEMBER_LOOKUPS`` a minute, refilled evenly. Members
-    whose budget is full again are forgotten (the dict holds only recent askers)."""
+    """Each member's lookups of the last minute: at most ``MEMBER_LOOKUPS`` in any minute.
+    Members with none in the last minute are forgotten (the dict holds recent askers)."""
 
     def __init__(self) -> None:
-        self._left: dict[int, tuple[float, float]] = {}  # member -> (lookups left, when)
+        self._times: dict[int, deque[float]] = {}
+
+    def _recent(self, user_id: int, moment: float) -> deque[float]:
+        times = self._times.get(user_id, deque())
+        while times and moment - times[0] >= 60.0:
+            times.popleft()
+        return times
+
+    def has(self, user_id: int) -> bool:
+        """Whether the member has a lookup left (none taken)."""
+        return len(self._recent(user_id, time.monotonic())) < MEMBER_LOOKUPS
 
     def take(self, user_id: int) -> bool:
         moment = time.monotonic()
-        left, since = self._left.get(user_id, (MEMBER_LOOKUPS, moment))
-        left = min(MEMBER_LOOKUPS, left + (moment - since) * MEMBER_LOOKUPS / 60.0)
-        if left < 1.0:
-            self._left[user_id] = (left, moment)
+        times = self._recent(user_id, moment)
+        if len(times) >= MEMBER_LOOKUPS:
             return False
-        if len(self._left) > 1000:
-            self._left = {u: v for u, v in self._left.items() if moment - v[1] < 60.0}
-        self._left[user_id] = (left - 1.0, moment)
+        if len(self._times) > 1000:
+            self._times = {u: t for u, t in self._times.items() if t and moment - t[-1] < 60.0}
+        times.append(moment)
+        self._times[user_id] = times
         return True
 
 
