@@ -390,6 +390,11 @@ class Timers(commands.Cog):
             return True
         if guild_id is None:
             return False
+        guild = self.bot.get_guild(guild_id)
+        if guild is not None and guild.unavailable:
+            # Known by its id alone: an outage seen at a new gateway session (READY lists
+            # the server as unavailable, and no event says it went down).
+            self._guild_down.setdefault(guild_id, deadline)
         down = self._guild_down.get(guild_id)
         if down is not None and down <= deadline:
             return True
@@ -421,24 +426,49 @@ class Timers(commands.Cog):
             if all(moment - end >= OUTAGE_KEPT for _, end in self._guild_outages[other]):
                 del self._guild_outages[other]
         self.wake()  # deadlines that ran out meanwhile start over now
+        # Those given back during the outage ran on: the turns start over in full now that
+        # the table can be pressed again.
+        try:
+            rows = await self.bot.store.open_games_in_guild(guild.id)
+            for row in rows:
+                if row.status != "active":
+                    continue
+                async with self.sessions.lock(row.id):
+                    session = await self.sessions.get(row.id)
+                    if session is not None and session.game is not None:
+                        if session.row.status == "active":
+                            await self._give_back_time(session, now(), server_back=True)
+        except Exception as error:
+            log_failure(f"server {guild.id}: clocks after its outage", error, self.bot)
 
-    async def _give_back_time(self, session: Session, moment: float) -> bool | None:
+    async def _give_back_time(
+        self, session: Session, moment: float, server_back: bool = False
+    ) -> bool | None:
         """Turn and phase clocks that ran out while the bot was away start over (in full:
         how much was left when it stopped is not known after a crash), the table showing the
-        new deadline, instead of timing out members for time they never had. None if none."""
+        new deadline, instead of timing out members for time they never had. None if none.
+        ``server_back``: the game's server is back from an outage of Discord's: every clock
+        with less than its full time left starts over in full."""
         game = session.game
         assert game is not None
         clocks = session.row.clocks
         given = dict(clocks)
-        phase = clocks.get("phase")
         guild_id = session.row.guild_id
-        if phase and phase[1] <= moment and self._missed(phase[1], guild_id):
+
+        def starts_over(deadline: float, full: float) -> bool:
+            if server_back:
+                return deadline < moment + full
+            return deadline <= moment and self._missed(deadline, guild_id)
+
+        phase = clocks.get("phase")
+        # The phase's full time is worked out only when it may start over (a game view).
+        if phase and (server_back or starts_over(phase[1], 0.0)):
             spec = session.hosted.phase_clock(game.view(None))
-            if spec is not None and spec[0] == phase[0]:
+            if spec is not None and spec[0] == phase[0] and starts_over(phase[1], spec[1]):
                 given["phase"] = [phase[0], moment + spec[1]]
         timer = session.row.settings.get("turn_timer")
         turn = dict(clocks.get("turn", {}))
-        missed = [p for p, t in turn.items() if t <= moment and self._missed(t, guild_id)]
+        missed = [p for p, t in turn.items() if timer and starts_over(t, timer)]
         if timer and missed:
             given["turn"] = {**turn, **{p: moment + timer for p in missed}}
         if given == clocks:
