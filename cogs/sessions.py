@@ -544,6 +544,11 @@ class Sessions:
         session.seats = seats
         if timed is None:
             return
+        if stored is None:
+            # Another process made this very change a moment before (a DM press and /back
+            # at once), its clocks and log line with it: the game as stored, noted once.
+            await self.reload(session)
+            return
         if stored:
             self._clocks_stored[session.id] = self.tick()
             session.row.clocks, session.row.wake_at = timed[1], timed[2]

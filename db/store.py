@@ -48,9 +48,10 @@ LOBBIES_PER_HOST = 3
 # Lobbies one member may open in a server within LOBBY_WINDOW seconds that never start.
 LOBBIES_PER_WINDOW = 5
 LOBBY_WINDOW = 600.0
-RECENT_LOBBIES = (  # a member's lobbies in a server since a time, shown and never started
+RECENT_LOBBIES = (  # a member's lobbies in a server since a time, never started: those
+    # shown, and those open (being posted: two /newgame at once must not both pass)
     "SELECT created_at FROM games WHERE host_id = ? AND created_at > ?"
-    " AND guild_id = ? AND state IS NULL AND table_message_id IS NOT NULL"
+    " AND guild_id = ? AND state IS NULL AND (table_message_id IS NOT NULL OR status = 'lobby')"
     " ORDER BY created_at"
 )
 # A game that started and ended, whose end may be unshown (``games_undrawn_ended``).
@@ -741,18 +742,28 @@ class Store:
         change: SeatChange,
         clocks: tuple[int, dict[str, Any], float | None] | None = None,
         expected_rev: int | None = None,
-    ) -> bool:
+    ) -> bool | None:
         """A seat's control changes without a move (a player returns, leaves or is kicked).
         ``clocks``: (version, clocks, wake_at) worked out for the change, stored in the same
         transaction unless the game has moved on from that version (or ``expected_rev``):
-        then False, and the clocks are left as they are. A kicked member's seat is never
-        changed again: ``SeatRemoved`` (a change decided on a copy from before the kick, in
-        another process, would otherwise seat them again)."""
+        then False, and the clocks are left as they are. None if the seat already was so
+        (another process made the same change, with its clocks, a moment before). A kicked
+        member's seat is never changed again: ``SeatRemoved`` (a change decided on a copy
+        from before the kick, in another process, would otherwise seat them again)."""
         now = self.clock()
         same, same_args = _same_rev(expected_rev)
 
         def script() -> Script[Any]:
             yield lock("game", game_id)
+            before = yield one(
+                "SELECT is_bot, away FROM seats WHERE game_id = ? AND user_id = ?",
+                game_id,
+                change.user_id,
+            )
+            already = before is not None and (bool(before[0]), before[1]) == (
+                change.is_bot,
+                change.away,
+            )
             changed = yield run(
                 "UPDATE seats SET is_bot = ?, level = ?, away = ?, strikes = ?"
                 " WHERE game_id = ? AND user_id = ? AND (away IS NULL OR away <> 'kicked')",
@@ -765,6 +776,8 @@ class Store:
             )
             if changed == 0:
                 return None, False
+            if already:
+                return (yield touch(game_id, now)), None
             timed = 1
             if clocks is not None:
                 version, chosen, wake_at = clocks
@@ -783,7 +796,7 @@ class Store:
         if rev is None:
             raise SeatRemoved(f"game {game_id}: member {change.user_id} was removed")
         self._revised(game_id, rev)
-        return bool(timed)
+        return None if timed is None else bool(timed)
 
     async def claim_rematch(self, game_id: int) -> bool:
         """True for the first rematch opened from this ended game, False ever after: its
