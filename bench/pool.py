@@ -32,7 +32,8 @@ class Pooled:
     runs: int = 0
     bot: list[float] = field(default_factory=list)  # ms, each answered click
     floor: list[float] = field(default_factory=list)
-    clicks: int = 0  # the cells' click counts, for CPU per click
+    clicks: int = 0  # the cells' click counts, for the bot's CPU per click
+    floor_clicks: int = 0  # the clicks the floor replayed (slash commands are not)
     bot_cpu: float = 0.0  # seconds, as the runs store it
     floor_cpu: float = 0.0
     moves: int = 0
@@ -48,7 +49,10 @@ def pool(runs: Iterable[dict[str, Any]]) -> dict[tuple[int, float], Pooled]:
             p.runs += 1
             p.clicks += cell["clicks"]
             p.bot_cpu += cell["cpu_per_click"] * cell["clicks"]
-            p.floor_cpu += cell["null_cpu_per_click"] * cell["clicks"]
+            # The floor's CPU per click is over the clicks it replayed (``measured``).
+            replayed = cell.get("measured", cell["clicks"])
+            p.floor_clicks += replayed
+            p.floor_cpu += cell["null_cpu_per_click"] * replayed
             p.moves += cell["moves"]
             p.calls += sum(v for k, v in cell["routes"].items() if k != ANSWER_ROUTE)
         for click in run["clicks"]:
@@ -73,7 +77,7 @@ def render(pooled: dict[tuple[int, float], Pooled]) -> str:
         low, high = ratio_interval(p.bot, p.floor, 99)
         interval = f" ({low:.2f}–{high:.2f})" if low == low and high == high else ""
         cpu_bot = p.bot_cpu * 1000 / p.clicks if p.clicks else float("nan")
-        cpu_floor = p.floor_cpu * 1000 / p.clicks if p.clicks else float("nan")
+        cpu_floor = p.floor_cpu * 1000 / p.floor_clicks if p.floor_clicks else float("nan")
         rest = f"{p.calls / p.moves:.2f}" if p.moves else "–"
         lines.append(
             f"| {n} | {rate:g} | {p.runs} | {len(p.bot)} | {b50:.1f} | {b99:.1f} | {f50:.1f} "
