@@ -185,13 +185,8 @@ class MemberLookups:
 
 
 def member_lookups(client: object) -> MemberLookups:
-    """The bot's one ``MemberLookups`` (kept on the client, as ``GoneChannels``)."""
-    found = getattr(client, "member_lookups", None)
-    if not isinstance(found, MemberLookups):
-        found = MemberLookups()
-        if client is not None:
-            client.member_lookups = found  # type: ignore[attr-defined]
-    return found
+    """The bot's one ``MemberLookups``."""
+    return _kept_on(client, "member_lookups", MemberLookups)
 
 
 class GoneChannels:
@@ -212,13 +207,23 @@ class GoneChannels:
 
 
 def gone_channels(client: object) -> GoneChannels:
-    """The bot's memory of deleted channels (made with it, on first use)."""
-    gone = getattr(client, "gone_channels", None)
-    if not isinstance(gone, GoneChannels):
-        gone = GoneChannels()
-        if client is not None:
-            client.gone_channels = gone  # type: ignore[attr-defined]
-    return gone
+    """The bot's memory of deleted channels."""
+    return _kept_on(client, "gone_channels", GoneChannels)
+
+
+Kept = TypeVar("Kept")
+
+
+def _kept_on(client: object, name: str, kind: type[Kept]) -> Kept:
+    """The bot's one object of ``kind``, kept on the client as ``name`` (made on first use):
+    what outlives a command but belongs to one bot."""
+    found = getattr(client, name, None)
+    if isinstance(found, kind):
+        return found
+    made = kind()
+    if client is not None:
+        setattr(client, name, made)
+    return made
 
 
 UNCHECKED = "Games in channels I couldn't check just now are not listed."
