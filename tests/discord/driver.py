@@ -535,3 +535,55 @@ def posted_in(env: Any, channel_id: int, since: int, containing: str) -> list[st
         and isinstance(r.json, dict)
         and containing in (r.json.get("content") or "")
     ]
+
+
+async def open_lobby(env: Any, *others: str) -> tuple[Any, Any, Any, list[Any]]:
+    """A new server's #lobby where ann opens UNO (no turn timer); ``others`` are more members
+    of the server, by name. Returns the channel, the lobby message, ann and the others."""
+    guild = env.create_guild()
+    channel = guild.create_text_channel("lobby")
+    ann = guild.add_member(env.create_user("ann"))
+    members = [guild.add_member(env.create_user(name)) for name in others]
+    await ann.slash(channel, "newgame uno", turn_timer=0)
+    lobby = channel.last_message
+    return channel, lobby, ann, members
+
+
+async def lobby_cancelled_in_an_incident(
+    env: Any, *others: str, times: int | None
+) -> tuple[Any, Any, list[Any]]:
+    """``open_lobby``, then ann cancels it during a Discord incident: the lobby message's
+    edits fail (503, ``times`` times; None: until cleared) and the answer to her click fails.
+    A second later: the channel, the lobby message and the other members."""
+    channel, lobby, ann, members = await open_lobby(env, *others)
+    env.inject_error(
+        "PATCH",
+        f"/channels/{channel.id}/messages/{lobby.id}",
+        status=503,
+        message="Service Unavailable",
+        times=times,
+    )
+    answer_fails(env)
+    await ann.click(lobby, label="Cancel")
+    await env.advance_time(1)
+    return channel, lobby, members
+
+
+def server_with_eve(env: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """A new server with #general and its members ann, bea and eve. Returns (guild, general,
+    ann, bea, eve)."""
+    guild = env.create_guild()
+    general = guild.create_text_channel("general")
+    ann = guild.add_member(env.create_user("ann"))
+    bea = guild.add_member(env.create_user("bea"))
+    eve = guild.add_member(env.create_user("eve"))
+    return guild, general, ann, bea, eve
+
+
+async def uno_turn_clock(env: Any, turn_timer: int = 60) -> tuple[Table, str, int]:
+    """UNO of two (seed 7) with a turn timer: the table, the player whose turn runs and the
+    game's version."""
+    table = await Table.start(env, "uno", 2, seed=7, turn_timer=turn_timer)
+    session = await table.session()
+    player = session.hosted.awaited(session.game)[0]
+    return table, player, session.version

@@ -6,40 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import aiohttp
 import pytest
 
 from tests.discord.driver import Table
-from tests.discord.test_turn_clocks import TIMER, a_move, current
+from tests.discord.nonces import emulate_nonces
+from tests.discord.test_turn_clocks import TIMER, first_player_times_out
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 AWAY = "a bot is playing your seat"
-
-
-def answers_lost_once(presenter: Any, marker: str) -> list[bool]:
-    """Posts through ``presenter.post`` as Discord makes them: the first post containing
-    ``marker`` is made but its answer lost (a dropped connection), and a nonce seen before
-    is answered with the message it made (simcord ignores nonces). True in the list until
-    that post happened."""
-    post = presenter.post
-    made: dict[str, int] = {}
-    lost = [True]
-
-    async def post_answer_lost(session: Any, text: str, *args: Any, **kwargs: Any) -> int:
-        nonce = kwargs.get("nonce")
-        if nonce is not None and nonce in made:
-            return made[nonce]
-        message_id = await post(session, text, *args, **kwargs)
-        if nonce is not None:
-            made[nonce] = message_id
-        if lost and marker in text:
-            lost.clear()
-            raise aiohttp.ServerDisconnectedError()  # made, but the answer never came
-        return message_id
-
-    presenter.post = post_answer_lost
-    return lost
 
 
 async def test_a_seat_notice_whose_answer_was_lost_is_not_posted_twice(simcord_env: Any) -> None:
@@ -50,16 +25,9 @@ async def test_a_seat_notice_whose_answer_was_lost_is_not_posted_twice(simcord_e
     env = simcord_env
     presenter = env.bot.presenter
     table = await Table.start(env, "uno", 2, seed=5, turn_timer=TIMER)
-    ann, bea = table.members
-    lost = answers_lost_once(presenter, AWAY)
-    timeouts = 0
-    while timeouts < 3:
-        player = await current(table)
-        if player == bea:
-            await table.act(bea, await a_move(table, bea), via="dm")
-            continue
-        await env.advance_time(TIMER + 1)
-        timeouts += 1
+    ann, _bea = table.members
+    lost = emulate_nonces(presenter, lose_first=AWAY)
+    await first_player_times_out(env, table)
     for _ in range(4):
         await env.advance_time(10)
     await presenter.idle()
@@ -77,7 +45,7 @@ async def test_a_leave_notice_whose_answer_was_lost_is_not_posted_twice(simcord_
     presenter = env.bot.presenter
     table = await Table.start(env, "uno", 3, seed=11)
     _, bea, _ = table.members.values()
-    lost = answers_lost_once(presenter, "left game")
+    lost = emulate_nonces(presenter, lose_first="left game")
     asked = await bea.slash(table.channel, "leave")
     assert asked.response is not None
     await bea.click(asked.response, label="Leave the game")

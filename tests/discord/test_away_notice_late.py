@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.discord.driver import Table
-from tests.discord.test_turn_clocks import TIMER, a_move, current
+from tests.discord.test_turn_clocks import TIMER, first_player_times_out
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -28,19 +28,15 @@ async def test_a_late_away_notice_is_not_posted_after_the_member_came_back(
     # Retries outside the simulator's settle window (it runs timers due in it in real time).
     monkeypatch.setattr("cogs.presenter.RETRY_AFTER", 30.0)
     table = await Table.start(env, "uno", 2, seed=5, turn_timer=TIMER)
-    ann, bea = table.members
-    timeouts = 0
-    while timeouts < 3:
-        player = await current(table)
-        if player == bea:
-            await table.act(bea, await a_move(table, bea), via="dm")
-            continue
+    ann, _bea = table.members
+
+    async def before(player: str, timeouts: int) -> None:
         if timeouts == 2:  # the third timeout's notice meets posts failing
             env.inject_error(
                 "POST", f"/channels/{table.channel.id}/messages", status=503, times=None
             )
-        await env.advance_time(TIMER + 1)
-        timeouts += 1
+
+    await first_player_times_out(env, table, before=before)
     seat = (await table.session()).seat(int(ann))
     assert seat is not None and seat.away == "timeout"
     await env.advance_time(8)

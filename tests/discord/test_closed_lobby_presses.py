@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.discord.driver import answer_fails
+from tests.discord.driver import lobby_cancelled_in_an_incident
 from tests.discord.test_lobby_redraw_one_job import lobby_edits
 
 pytestmark = [
@@ -26,22 +26,9 @@ async def test_presses_on_a_closed_lobby_do_not_each_edit_a_failing_message(
     runs it at once, so Discord gets six failing edits of one message in seconds (plus the
     retries), where the stale-table guard (``Play._stale_buttons``) allows one a minute."""
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("lobby")
-    ann = guild.add_member(env.create_user("ann"))
-    others = [guild.add_member(env.create_user(f"p{i}")) for i in range(6)]
-    await ann.slash(channel, "newgame uno", turn_timer=0)
-    lobby = channel.last_message
-    env.inject_error(
-        "PATCH",
-        f"/channels/{channel.id}/messages/{lobby.id}",
-        status=503,
-        message="Service Unavailable",
-        times=None,
+    channel, lobby, others = await lobby_cancelled_in_an_incident(
+        env, *(f"p{i}" for i in range(6)), times=None
     )
-    answer_fails(env)
-    await ann.click(lobby, label="Cancel")
-    await env.advance_time(1)
     start = len(env.http_requests)
     for member in others:
         result = await member.click(lobby, label="Join")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.discord.driver import answer_fails, message_text
+from tests.discord.driver import lobby_cancelled_in_an_incident, message_text
 
 
 def _lobby(channel: Any, message_id: int) -> Any:
@@ -30,22 +30,7 @@ async def test_a_cancelled_lobby_keeps_saying_who_cancelled_it(simcord_env: Any)
     pops ``_closing``). The waiting retry still holds the job and runs it again at 5 s:
     the lobby is edited once more, now reading "This lobby was closed."."""
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("lobby")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    await ann.slash(channel, "newgame uno", turn_timer=0)
-    lobby = channel.last_message
-    env.inject_error(
-        "PATCH",
-        f"/channels/{channel.id}/messages/{lobby.id}",
-        status=503,
-        message="Service Unavailable",
-        times=1,
-    )
-    answer_fails(env)
-    await ann.click(lobby, label="Cancel")
-    await env.advance_time(1)
+    channel, lobby, (bea,) = await lobby_cancelled_in_an_incident(env, "bea", times=1)
     result = await bea.click(lobby, label="Join")
     assert "closed" in (result.response.content or "")
     await env.advance_time(2)

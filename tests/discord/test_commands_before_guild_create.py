@@ -15,28 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simcord.backend import serializers
 
 from tests.discord.driver import Table
+from tests.discord.gateway_events import new_session_without_guild_creates
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
-
-
-async def new_session_without_guild_creates(env: Any) -> None:
-    """A new gateway session: READY (every server unavailable), its GUILD_CREATEs to come."""
-    backend = env.backend
-    backend.emit(
-        "READY",
-        {
-            "v": 10,
-            "user": dict(serializers.user_payload(backend.bot_user)),
-            "guilds": [{"id": str(g), "unavailable": True} for g in backend.guilds],
-            "session_id": "again",
-            "resume_gateway_url": "wss://simcord.invalid",
-            "application": {"id": str(backend.application_id), "flags": 0},
-        },
-    )
-    await env.settle()
 
 
 async def test_games_lists_the_open_game_before_the_servers_guild_create(

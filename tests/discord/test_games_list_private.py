@@ -3,7 +3,7 @@ for /history and /replay."""
 
 from __future__ import annotations
 
-from tests.discord.driver import message_text, private_channel
+from tests.discord.driver import message_text, private_channel, server_with_eve
 
 
 async def test_games_lists_no_game_from_a_channel_the_member_cannot_see(simcord_env) -> None:
@@ -11,11 +11,7 @@ async def test_games_lists_no_game_from_a_channel_the_member_cannot_see(simcord_
     channel's games from eve; before, /games showed her "#1 Haymaker in #staff —
     2 players, in progress" with a link to its table."""
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    eve = guild.add_member(env.create_user("eve"))
+    guild, general, ann, bea, eve = server_with_eve(env)
     staff = private_channel(guild, "staff", ann, bea)
     await ann.slash(staff, "newgame haymaker", turn_timer=0)
     await bea.click(staff.last_message, label="Join")

@@ -9,27 +9,9 @@ import pytest
 from simcord.backend import serializers
 
 from tests.discord.driver import Table, message_text
+from tests.discord.gateway_events import reidentify
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
-
-
-def reidentify(env: Any) -> None:
-    """The session is lost and the bot identifies afresh: READY lists every server the bot
-    is in (unavailable until its GUILD_CREATE), then a GUILD_CREATE for each."""
-    backend = env.backend
-    backend.emit(
-        "READY",
-        {
-            "v": 10,
-            "user": dict(serializers.user_payload(backend.bot_user)),
-            "guilds": [{"id": str(g), "unavailable": True} for g in backend.guilds],
-            "session_id": "again",
-            "resume_gateway_url": "wss://simcord.invalid",
-            "application": {"id": str(backend.application_id), "flags": 0},
-        },
-    )
-    for guild in list(backend.guilds.values()):
-        backend.emit("GUILD_CREATE", serializers.guild_create_payload(backend, guild))
 
 
 async def test_a_removal_missed_while_disconnected_ends_the_game_at_a_new_session(

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.discord.driver import answer_fails
+from tests.discord.driver import lobby_cancelled_in_an_incident
 
 pytestmark = [
     pytest.mark.parametrize("database", ["sqlite"], indirect=True),
@@ -34,22 +34,9 @@ async def test_presses_on_a_cancelled_lobby_pile_up_redraw_jobs(simcord_env: Any
     before; now presses on a lobby share one redraw job per message, so a pass makes one
     edit of the lobby message, not one per press."""
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("lobby")
-    ann = guild.add_member(env.create_user("ann"))
-    others = [guild.add_member(env.create_user(f"p{i}")) for i in range(5)]
-    await ann.slash(channel, "newgame uno", turn_timer=0)
-    lobby = channel.last_message
-    env.inject_error(
-        "PATCH",
-        f"/channels/{channel.id}/messages/{lobby.id}",
-        status=503,
-        message="Service Unavailable",
-        times=None,
+    channel, lobby, others = await lobby_cancelled_in_an_incident(
+        env, *(f"p{i}" for i in range(5)), times=None
     )
-    answer_fails(env)
-    await ann.click(lobby, label="Cancel")
-    await env.advance_time(1)
     for member in others:
         result = await member.click(lobby, label="Join")
         assert "closed" in (result.response.content or "")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.discord.driver import answer_fails, controls, message_text
+from tests.discord.driver import answer_fails, controls, message_text, open_lobby
 
 
 async def test_start_whose_answer_fails_still_closes_the_lobby(simcord_env: Any) -> None:
@@ -15,12 +15,7 @@ async def test_start_whose_answer_fails_still_closes_the_lobby(simcord_env: Any)
     Start only logged). Now Start falls back to it too: the lobby reads "Started with 2
     players — the table is below" with no buttons, as when the answer goes through."""
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("lobby")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    await ann.slash(channel, "newgame uno", turn_timer=0)
-    lobby = channel.last_message
+    channel, lobby, ann, (bea,) = await open_lobby(env, "bea")
     await bea.click(lobby, label="Join")
     answer_fails(env)
     await ann.click(lobby, label="Start")
@@ -44,12 +39,7 @@ async def test_a_join_shown_late_after_a_two_minute_outage_still_reaches_the_lob
     again is told "You're already in this game." and nothing is redrawn. That was before;
     now the redraw is tried minutes apart for about an hour, and comes once Discord works."""
     env = simcord_env
-    guild = env.create_guild()
-    channel = guild.create_text_channel("lobby")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    await ann.slash(channel, "newgame uno", turn_timer=0)
-    lobby = channel.last_message
+    channel, lobby, _ann, (bea,) = await open_lobby(env, "bea")
     answer_fails(env)
     env.inject_error("PATCH", f"/channels/{channel.id}/messages/{lobby.id}", times=None)
     await bea.click(lobby, label="Join")

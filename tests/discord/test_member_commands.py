@@ -6,7 +6,7 @@ none; and a hidden member with fewer than three rated games was promised a place
 
 from __future__ import annotations
 
-from tests.discord.driver import message_text, private_channel
+from tests.discord.driver import message_text, private_channel, server_with_eve
 from tests.discord.test_stats import finished_game
 
 
@@ -64,11 +64,7 @@ async def test_history_still_finds_my_channels_games_behind_a_busy_private_one(
     cannot see. It should keep looking (page further back) until it has games she can see
     or the history is exhausted, or at least not claim there are none."""
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    eve = guild.add_member(env.create_user("eve"))
+    guild, general, ann, bea, eve = server_with_eve(env)
     staff = private_channel(guild, "staff", ann, bea)
     public = await finished_game(env.bot, guild.id, general.id, ann.id, bea.id, "haymaker")
     await env.advance_time(60)

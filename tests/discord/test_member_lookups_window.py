@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.discord.driver import message_text
-from tests.discord.test_stats import finished_game
-from tests.discord.test_visibility_threads import _archive
+from tests.discord.archived_games import games_in_archived_threads
+from tests.discord.driver import message_text, server_with_eve
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -27,17 +26,9 @@ async def test_history_looks_up_at_most_twenty_channels_a_minute_for_one_member(
     """Ten games in public threads Discord has archived. eve runs /history twice (20
     lookups), and again 50 s later: ten lookups more, 30 within one minute."""
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    eve = guild.add_member(env.create_user("eve"))
-    threads: set[str] = set()
-    for i in range(10):
-        made = env.backend.create_thread(general.id, f"game {i}", ann.id)
-        await finished_game(env.bot, guild.id, made.id, ann.id, bea.id)
-        await _archive(env, made.id)
-        threads.add(str(made.id))
+    guild, general, ann, bea, eve = server_with_eve(env)
+    _, made = await games_in_archived_threads(env, guild, general, ann, bea)
+    threads = {str(thread) for thread in made}
     since = len(env.http_requests)
     for _ in range(2):
         message_text((await eve.slash(general, "history")).response)

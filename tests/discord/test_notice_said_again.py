@@ -12,6 +12,7 @@ import pytest
 
 from cogs.seats import LEFT_TOLD_EVERY
 from tests.discord.driver import Table
+from tests.discord.nonces import emulate_nonces
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -23,19 +24,7 @@ async def test_leaving_again_after_coming_back_is_announced_again(simcord_env: A
     minutes it is not: the table shows it, and a /leave and /back loop fills no channel)."""
     env = simcord_env
     presenter = env.bot.presenter
-    post = presenter.post
-    made: dict[str, int] = {}  # nonce -> message, as Discord keeps them for a few minutes
-
-    async def post_with_nonces(session: Any, text: str, *args: Any, **kwargs: Any) -> int:
-        nonce = kwargs.get("nonce")
-        if nonce is not None and nonce in made:
-            return made[nonce]
-        message_id = await post(session, text, *args, **kwargs)
-        if nonce is not None:
-            made[nonce] = message_id
-        return message_id
-
-    presenter.post = post_with_nonces
+    emulate_nonces(presenter)
     table = await Table.start(env, "uno", 3, seed=7)
     session = await table.session()
     awaited = set(session.hosted.awaited(session.game))

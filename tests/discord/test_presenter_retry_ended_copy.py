@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from cogs.presenter import RETRY_AFTER
-from db import StoreUnavailable
 from tests.discord.driver import Table, controls
-from tests.discord.test_turn_clocks import a_move, current
+from tests.discord.presenter_retry import a_retry_waiting, refused_then_stored
 
 pytestmark = [
     pytest.mark.parametrize("database", ["sqlite"], indirect=True),
@@ -34,35 +33,8 @@ async def test_a_retry_never_draws_an_ended_game_from_an_older_copy(
     not cached any more (ended), so it draws the old copy, and the ended game's table goes
     back to a running game at ann's move, with live move buttons, for good."""
     env = simcord_env
-    monkeypatch.setattr("cogs.timers.DOWN_LOOK", 30.0)
-    table = await Table.start(env, "uno", 2, seed=5)
-    session = await table.session()
-    channel_id, table_id = session.row.channel_id, session.row.table_message_id
-    first = await current(table)
-    env.inject_error("PATCH", f"/channels/{channel_id}/messages/{table_id}", status=500, times=1)
-    await table.act(first, await a_move(table, first), via="dm")
-    await env.bot.presenter.idle()
-    second = await current(table)
-
-    store = env.bot.store
-    record = store.record_move
-    failures = [StoreUnavailable("database is locked")]
-
-    async def blinking(*args: Any, **kwargs: Any) -> Any:
-        if failures:
-            raise failures.pop()
-        return await record(*args, **kwargs)
-
-    monkeypatch.setattr(store, "record_move", blinking)
-    move = await a_move(table, second)
-    dm = table.dm_message(second)
-    assert dm is not None
-    await table.members[second].user.click(
-        dm, custom_id=next(c.custom_id for c in controls(dm) if c.custom_id.endswith(":" + move))
-    )
-    assert not failures and await current(table) == second  # refused, nothing changed
-    await table.act(second, move, via="dm")
-    await env.bot.presenter.idle()
+    table, _first, second = await a_retry_waiting(env, monkeypatch)
+    await refused_then_stored(env, monkeypatch, table, second)
     host = table.members[next(iter(table.members))]
     ended = await host.slash(table.channel, "endgame")
     assert not ended.ephemeral, ended.response.content

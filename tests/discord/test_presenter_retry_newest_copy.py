@@ -7,9 +7,8 @@ from typing import Any
 import pytest
 
 from cogs.presenter import RETRY_AFTER
-from db import StoreUnavailable
 from tests.discord.driver import Table, controls
-from tests.discord.test_turn_clocks import a_move, current
+from tests.discord.presenter_retry import a_retry_waiting, refused_then_stored
 
 # Retries are 5 s apart: a short settle window keeps them on the virtual clock. Alone on
 # the database (SQLite): sharing it (PostgreSQL), the presenter reloads a dropped copy first.
@@ -41,38 +40,9 @@ async def test_a_retry_waiting_with_an_old_copy_does_not_draw_over_a_newer_table
     the channel shows a turn that is over. That was before; now a retry draws the game as
     it is now (the cached copy), never the copy a failed write dropped."""
     env = simcord_env
-    # The clock loop looks every DOWN_LOOK during an outage: inside simcord's settle window
-    # that would run in real time (what is tested is the drawing).
-    monkeypatch.setattr("cogs.timers.DOWN_LOOK", 30.0)
-    table = await Table.start(env, "uno", 2, seed=5)
-    session = await table.session()
-    channel_id, table_id = session.row.channel_id, session.row.table_message_id
-    first = await current(table)
-    env.inject_error("PATCH", f"/channels/{channel_id}/messages/{table_id}", status=500, times=1)
-    await table.act(first, await a_move(table, first), via="dm")
-    await env.bot.presenter.idle()
-    second = await current(table)
+    table, first, second = await a_retry_waiting(env, monkeypatch)
     assert second != first
-
-    store = env.bot.store
-    record = store.record_move
-    failures = [StoreUnavailable("database is locked")]
-
-    async def blinking(*args: Any, **kwargs: Any) -> Any:
-        if failures:
-            raise failures.pop()
-        return await record(*args, **kwargs)
-
-    monkeypatch.setattr(store, "record_move", blinking)
-    move = await a_move(table, second)
-    dm = table.dm_message(second)
-    assert dm is not None
-    await table.members[second].user.click(
-        dm, custom_id=next(c.custom_id for c in controls(dm) if c.custom_id.endswith(":" + move))
-    )
-    assert not failures and await current(table) == second  # refused, nothing changed
-    await table.act(second, move, via="dm")
-    await env.bot.presenter.idle()
+    await refused_then_stored(env, monkeypatch, table, second)
     now_version = (await table.session()).version
     assert table_version(table) == {now_version}
     await env.advance_time(RETRY_AFTER + 1)  # the waiting retry runs

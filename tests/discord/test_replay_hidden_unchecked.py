@@ -8,9 +8,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.discord.driver import message_text
-from tests.discord.test_stats import finished_game
-from tests.discord.test_visibility_threads import _archive
+from tests.discord.archived_games import games_in_archived_threads
+from tests.discord.driver import message_text, server_with_eve
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -24,11 +23,7 @@ async def test_replay_does_not_tell_an_outsider_a_hidden_game_exists(simcord_env
     her, which the code's own comment promises never to tell ("not even whether there was
     one")."""
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    eve = guild.add_member(env.create_user("eve"))
+    guild, general, ann, bea, eve = server_with_eve(env)
     staff = guild.create_text_channel(
         "staff",
         overwrites={
@@ -37,11 +32,7 @@ async def test_replay_does_not_tell_an_outsider_a_hidden_game_exists(simcord_env
             bea: discord.PermissionOverwrite(view_channel=True),
         },
     )
-    games = []
-    for i in range(10):
-        made = env.backend.create_thread(staff.id, f"game {i}", ann.id)
-        games.append(await finished_game(env.bot, guild.id, made.id, ann.id, bea.id))
-        await _archive(env, made.id)
+    games, _ = await games_in_archived_threads(env, guild, staff, ann, bea)
     for _ in range(2):
         text = message_text((await eve.slash(general, "history")).response)
         assert f"#{games[0]} " not in text, text

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.discord.driver import message_text
-from tests.discord.test_stats import finished_game
-from tests.discord.test_visibility_threads import _archive
+from tests.discord.archived_games import games_in_archived_threads
+from tests.discord.driver import message_text, server_with_eve
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -22,16 +21,8 @@ async def test_replay_listed_by_history_is_said_not_to_exist_once_lookups_are_sp
     "There's no such game on this server." of a game it just listed: untrue (it should
     say it could not check just now, or not count toward the budget)."""
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    eve = guild.add_member(env.create_user("eve"))
-    games = []
-    for i in range(10):
-        made = env.backend.create_thread(general.id, f"game {i}", ann.id)
-        games.append(await finished_game(env.bot, guild.id, made.id, ann.id, bea.id))
-        await _archive(env, made.id)
+    guild, general, ann, bea, eve = server_with_eve(env)
+    games, _ = await games_in_archived_threads(env, guild, general, ann, bea)
     for _ in range(2):
         text = message_text((await eve.slash(general, "history")).response)
         assert f"#{games[0]} " in text, text

@@ -8,7 +8,7 @@ import pytest
 
 from cogs.clock import now
 from db import StoreUnavailable
-from tests.discord.driver import Table
+from tests.discord.driver import uno_turn_clock
 from tests.discord.restarts import graceful_restart
 
 
@@ -23,10 +23,7 @@ async def test_a_deploy_does_not_spend_the_time_of_the_member_whose_turn_it_is(
     time the bot itself was away: after the restart she should still have about the 40 s
     she had left."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
-    session = await table.session()
-    player = session.hosted.awaited(session.game)[0]
-    before = session.version
+    table, player, before = await uno_turn_clock(env)
     await env.advance_time(20)
     await graceful_restart(env, make_bot, down=60)
     await env.advance_time(5)
@@ -52,10 +49,7 @@ async def test_a_turn_that_ran_out_while_the_database_was_down_starts_over(
     click in is given back, as after a restart. (Alone on SQLite, a failed clock pass also
     slept 5 minutes before looking again: every clock stalled that long after a blip.)"""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
-    session = await table.session()
-    player = session.hosted.awaited(session.game)[0]
-    before = session.version
+    table, player, before = await uno_turn_clock(env)
     store = env.bot.store
     next_wake = store.next_wake
 
@@ -90,10 +84,7 @@ async def test_a_deadline_in_a_short_deploy_is_given_back_on_postgresql_too(
     clock passes in the database (and forgets its note on a graceful stop): a process that
     starts with nobody else's recent note gives back what ran out since the last pass."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
-    session = await table.session()
-    player = session.hosted.awaited(session.game)[0]
-    before = session.version
+    table, player, before = await uno_turn_clock(env)
     await env.advance_time(55)
     await graceful_restart(env, make_bot, down=8)  # her deadline passes at 60 s, in the gap
     await env.advance_time(3)
@@ -113,10 +104,7 @@ async def test_a_deadline_just_before_a_start_is_left_to_a_process_still_running
     the clocks a moment ago, a deadline just before the start was that process's to fire (it
     took clicks meanwhile): the new one does not give it back."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
-    session = await table.session()
-    player = session.hosted.awaited(session.game)[0]
-    before = session.version
+    table, player, before = await uno_turn_clock(env)
     await env.advance_time(55)
     # Another process's note, as of the new process's start.
     await env.bot.store.set_meta("clock_pass:other", repr(now() + 8))

@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simcord.backend import serializers
 
-from tests.discord.driver import Table
+from tests.discord.gateway_events import server_outage, twenty_seconds_into_a_turn
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -19,18 +18,8 @@ async def test_a_turn_that_runs_out_during_a_server_outage_starts_over(simcord_e
     make a bot take her seat) for time in which the server's buttons could not be pressed.
     Now a deadline that falls in the server's outage starts over, as after a restart."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
-    session = await table.session()
-    player = session.hosted.awaited(session.game)[0]
-    before = session.version
-    guild_id = table.channel.guild.id
-    await env.advance_time(20)
-    env.backend.emit("GUILD_DELETE", {"id": str(guild_id), "unavailable": True})
-    await env.settle()
-    await env.advance_time(120)  # her deadline passes in the outage
-    payload = serializers.guild_create_payload(env.backend, env.backend.guilds[guild_id])
-    env.backend.emit("GUILD_CREATE", payload)
-    await env.settle()
+    table, player, before, guild_id = await twenty_seconds_into_a_turn(env)
+    await server_outage(env, guild_id, 120)  # her deadline passes in the outage
     await env.advance_time(5)
     session = await table.session()
     seat = session.seat(int(player))

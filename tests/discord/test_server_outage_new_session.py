@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simcord.backend import serializers
 
-from tests.discord.driver import Table
+from tests.discord.gateway_events import (
+    new_session_without_guild_creates,
+    twenty_seconds_into_a_turn,
+)
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
@@ -22,25 +24,8 @@ async def test_a_turn_running_out_in_an_outage_seen_at_a_new_session_is_not_time
     unavailable, no GUILD_CREATE for two minutes). Her deadline passes in the outage: a bot
     moves for her with a strike, for time in which nobody could press the table."""
     env = simcord_env
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=60)
-    session = await table.session()
-    player = session.hosted.awaited(session.game)[0]
-    before = session.version
-    guild_id = table.channel.guild.id
-    await env.advance_time(20)
-    backend = env.backend
-    backend.emit(
-        "READY",
-        {
-            "v": 10,
-            "user": dict(serializers.user_payload(backend.bot_user)),
-            "guilds": [{"id": str(g), "unavailable": True} for g in backend.guilds],
-            "session_id": "again",
-            "resume_gateway_url": "wss://simcord.invalid",
-            "application": {"id": str(backend.application_id), "flags": 0},
-        },
-    )
-    await env.settle()
+    table, player, before, guild_id = await twenty_seconds_into_a_turn(env)
+    await new_session_without_guild_creates(env)
     guild = env.bot.get_guild(guild_id)
     assert guild is not None and guild.unavailable  # known by its id alone: Discord's outage
     await env.advance_time(120)  # her deadline passes while the server is still out

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simcord.gateway import FakeGateway
 
-from tests.discord.driver import Table, message_text
+from tests.discord.driver import message_text
+from tests.discord.gateway_events import game_on_shard_one, shard_one_identifies_without
 
 pytestmark = [
     pytest.mark.parametrize("database", ["sqlite"], indirect=True),
@@ -40,39 +40,8 @@ async def test_a_server_that_removed_the_bot_while_its_shard_was_away_keeps_no_g
     never runs; with shard 1 alone on_ready comes, but AutoShardedConnectionState.parse_ready
     does not clear the cache, so ``get_guild`` still returns the left server."""
     env = simcord_env
-    env.create_guild("shard one", shard_id=1)
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    await table.some_move(via="picker")  # from the table: DMs belong to shard 0
-    await env.settle()
-    guild_id = table.channel.guild.id
-    assert (guild_id >> 22) % 2 == 1
-
-    shard = env.bot.get_shard(1)
-    await shard.disconnect()
-    # The bot is removed while shard 1 is away: its GUILD_DELETE is lost, and Discord
-    # refuses the server's channels to the bot from now on (403 Missing Access).
-    env.backend.faults.append(
-        {
-            "method": "*",
-            "path": f"/channels/{table.channel.id}*",
-            "status": 403,
-            "code": 50001,
-            "message": "Missing Access",
-            "times": None,
-        }
-    )
-    env.backend.remove_guild(guild_id)
-    # Real Discord sends no GUILD_DELETE after a new READY for servers left meanwhile
-    # (simcord's replay makes one up from discord.py's cache).
-    feed = FakeGateway.feed
-    monkeypatch.setattr(
-        FakeGateway,
-        "feed",
-        lambda self, event, data: None if event == "GUILD_DELETE" else feed(self, event, data),
-    )
-    await shard.reconnect()
-    monkeypatch.setattr(FakeGateway, "feed", feed)
-    await env.settle()
+    table, guild_id = await game_on_shard_one(env)
+    await shard_one_identifies_without(env, monkeypatch, table)
     await env.advance_time(10 * 60)  # a few housekeeping passes, a reminder
     await env.bot.presenter.idle()
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from simcord.gateway import FakeGateway
 
-from tests.discord.driver import Table
+from tests.discord.gateway_events import game_on_shard_one, shard_one_identifies_without
 
 pytestmark = [
     pytest.mark.parametrize("database", ["sqlite"], indirect=True),
@@ -29,38 +28,13 @@ async def test_a_failed_look_at_a_server_left_while_away_is_tried_again(
     """As test_shard_identify_left_server.py, but Discord answers the one question about
     the server with a 503 once. Ten minutes later the game should have ended all the same."""
     env = simcord_env
-    env.create_guild("shard one", shard_id=1)
-    table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
-    await table.some_move(via="picker")
-    await env.settle()
-    guild_id = table.channel.guild.id
-    assert (guild_id >> 22) % 2 == 1
-
-    shard = env.bot.get_shard(1)
-    await shard.disconnect()
-    env.backend.faults.append(
-        {
-            "method": "*",
-            "path": f"/channels/{table.channel.id}*",
-            "status": 403,
-            "code": 50001,
-            "message": "Missing Access",
-            "times": None,
-        }
+    table, guild_id = await game_on_shard_one(env)
+    await shard_one_identifies_without(
+        env,
+        monkeypatch,
+        table,
+        {"method": "GET", "path": f"/guilds/{guild_id}*", "status": 503, "times": 1},
     )
-    env.backend.faults.append(
-        {"method": "GET", "path": f"/guilds/{guild_id}*", "status": 503, "times": 1}
-    )
-    env.backend.remove_guild(guild_id)
-    feed = FakeGateway.feed
-    monkeypatch.setattr(
-        FakeGateway,
-        "feed",
-        lambda self, event, data: None if event == "GUILD_DELETE" else feed(self, event, data),
-    )
-    await shard.reconnect()
-    monkeypatch.setattr(FakeGateway, "feed", feed)
-    await env.settle()
     await env.advance_time(10 * 60)
     await env.bot.presenter.idle()
 

@@ -3,6 +3,9 @@ and clocks that survive a restart exactly once."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from cogs.clock import now
 from db import SeatChange
 from tests.discord.driver import Table, controls, message_text
@@ -23,6 +26,31 @@ async def a_move(table: Table, player: str) -> str:
     return plays[0] if plays else legal[0].id
 
 
+async def first_player_times_out(
+    env: Any,
+    table: Table,
+    times: int = 3,
+    before: Callable[[str, int], Awaitable[None]] | None = None,
+    after: Callable[[int], Awaitable[None]] | None = None,
+) -> None:
+    """A two-player game: the second member moves (from her DM) whenever it is her turn, and
+    the first lets his turn run out ``times`` times. ``before`` runs as each turn of his
+    starts (with the player and the timeouts so far), ``after`` once it ran out."""
+    _, second = table.members
+    timeouts = 0
+    while timeouts < times:
+        player = await current(table)
+        if player == second:
+            await table.act(second, await a_move(table, second), via="dm")
+            continue
+        if before is not None:
+            await before(player, timeouts)
+        await env.advance_time(TIMER + 1)
+        timeouts += 1
+        if after is not None:
+            await after(timeouts)
+
+
 async def stop_clocks(env) -> None:
     """The bot's clock loop stops as in a dying process (a simulated restart would first let
     every pending clock run: that is the simulator draining, not the bot)."""
@@ -36,22 +64,20 @@ def nudges(table: Table) -> list:
 async def test_an_absent_member_times_out_three_times_then_comes_back(simcord_env) -> None:
     table = await Table.start(simcord_env, "uno", 2, seed=5, turn_timer=TIMER)
     ann, bea = table.members
-    # Get to ann's turn with bea moving whenever it is hers.
-    timeouts = 0
-    while timeouts < 3:
-        player = await current(table)
-        if player == bea:
-            await table.act(bea, await a_move(table, bea), via="dm")
-            continue
+
+    async def before(player: str, timeouts: int) -> None:
         assert player == ann
         seat = (await table.session()).seat(int(ann))
         assert seat is not None and seat.strikes == timeouts and not seat.is_bot
         # The table shows the deadline as a live countdown.
         assert "Time runs out <t:" in message_text(table.table_message())
-        await simcord_env.advance_time(TIMER + 1)
-        timeouts += 1
+
+    async def after(timeouts: int) -> None:
         log = (await table.session()).public_log
         assert any(f"strike {timeouts} of 3" in line for line in log), log
+
+    # Get to ann's turn with bea moving whenever it is hers.
+    await first_player_times_out(simcord_env, table, before=before, after=after)
     session = await table.session()
     seat = session.seat(int(ann))
     assert seat is not None and seat.is_bot and seat.away == "timeout"
