@@ -309,10 +309,13 @@ class Stats(commands.Cog):
         seats = await self.bot.store.seats(game_id) if row is not None else []
         sight = Sight(interaction)
         own = any(s.user_id == interaction.user.id and s.away != "kicked" for s in seats)
+        here = row is not None and row.guild_id == interaction.guild_id
         if not (shown or own) and not sight.can_look():
-            # The same words whether or not there is such a game: a member whose lookups
-            # are spent learns nothing of games in channels hidden from them.
-            return None, UNCHECKED_GAME
+            # No lookup possible (spent, or the server known by its id alone): a game in a
+            # channel the bot knows the member reads is shown; anything else gets the same
+            # words whether or not there is such a game, so nothing of hidden games leaks.
+            if not (here and row is not None and sight.known(row.channel_id) is True):
+                return None, UNCHECKED_GAME
         if (
             row is None
             or row.guild_id != interaction.guild_id

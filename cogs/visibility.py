@@ -80,7 +80,9 @@ class Sight:
         self.lookups -= 1
         return True
 
-    async def _decide(self, channel_id: int) -> bool:
+    def known(self, channel_id: int) -> bool | None:
+        """Whether the member may read the channel, from what the bot knows already (no
+        REST call); None when Discord must be asked."""
         guild = self.interaction.guild
         member = self.interaction.user
         if guild is None or not isinstance(member, discord.Member):
@@ -92,19 +94,57 @@ class Sight:
             if channel_id == self.interaction.channel_id:
                 allowed = self.interaction.permissions
                 return allowed.view_channel and allowed.read_message_history
+            return None
+        channel: Place | None = guild.get_channel_or_thread(channel_id)
+        if channel is None:
+            # Deleted (no lookup spent on it again), or a thread archived since discord.py
+            # cached it.
+            return False if channel_id in self.gone else None
+        if not isinstance(channel, discord.Thread):
+            allowed = channel.permissions_for(member)
+            return allowed.view_channel and allowed.read_message_history
+        readable = self._parent_allows(channel, member)
+        if readable is not None:
+            return readable
+        # discord.py fills ``members`` only with the members intent: a hit is enough, a
+        # miss proves nothing and Discord is asked.
+        return True if any(m.id == member.id for m in channel.members) else None
+
+    async def _decide(self, channel_id: int) -> bool:
+        known = self.known(channel_id)
+        if known is not None:
+            return known
+        guild = self.interaction.guild
+        member = self.interaction.user
+        assert guild is not None and isinstance(member, discord.Member)
+        if guild.unavailable or guild.get_role(guild.id) is None:
             self.undecided = True
             return False
-        channel: Place | None = guild.get_channel_or_thread(channel_id)
-        if channel is None and channel_id in self.gone:
-            return False  # deleted: no lookup spent on it again
-        if channel is None:  # deleted, or a thread archived since discord.py cached it
-            channel = await self._fetch(channel_id)
+        channel = guild.get_channel_or_thread(channel_id) or await self._fetch(channel_id)
         if channel is None or channel.guild.id != guild.id:
             return False
         if isinstance(channel, discord.Thread):
-            return await self._may_read_thread(channel, member)
+            readable = self._parent_allows(channel, member)
+            if readable is not None:
+                return readable
+            return await self._in_thread(channel, member.id)
         allowed = channel.permissions_for(member)
         return allowed.view_channel and allowed.read_message_history
+
+    @staticmethod
+    def _parent_allows(thread: discord.Thread, member: discord.Member) -> bool | None:
+        """A thread has no permissions of its own: those of its parent, archived or not. A
+        private one is shown only to its members and to those who manage its parent's
+        threads: None when membership decides."""
+        parent = thread.parent
+        if parent is None:
+            return False
+        allowed = parent.permissions_for(member)
+        if not (allowed.view_channel and allowed.read_message_history):
+            return False
+        if not thread.is_private() or allowed.manage_threads:
+            return True
+        return None
 
     async def _fetch(self, channel_id: int) -> Place | None:
         if not self._spend():
@@ -124,21 +164,7 @@ class Sight:
             return None
         return found if isinstance(found, Place) else None
 
-    async def _may_read_thread(self, thread: discord.Thread, member: discord.Member) -> bool:
-        # A thread has no permissions of its own: those of its parent, archived or not.
-        parent = thread.parent
-        if parent is None:
-            return False
-        allowed = parent.permissions_for(member)
-        if not (allowed.view_channel and allowed.read_message_history):
-            return False
-        if not thread.is_private() or allowed.manage_threads:
-            return True
-        return await self._in_thread(thread, member.id)
-
     async def _in_thread(self, thread: discord.Thread, user_id: int) -> bool:
-        # discord.py fills ``members`` only with the members intent: a hit is enough, a miss
-        # proves nothing and Discord is asked.
         if any(m.id == user_id for m in thread.members):
             return True
         if not self._spend():
