@@ -52,6 +52,7 @@ HOUR = 3600.0  # the longest wait between two redraws of a game Discord keeps re
 DOWN_LOOK = 2.0  # seconds between looks while the database is unavailable
 OUTAGES_KEPT = 10  # the database's last outages remembered (deadlines in them start over)
 OUTAGE_KEPT = 3 * 3600.0  # seconds a server's outage is remembered after it ended
+OUTAGE_RESTARTS_AFTER = 10.0  # seconds of outage after which its turns start over in full
 DELETE_RETRIES = (0.0, 30.0, 120.0, 600.0)  # seconds before each try to delete an old reminder
 # Sharing the database, each process notes when its clock loop last looked (a ``meta`` row
 # per process, forgotten at a graceful stop); notes older than this are a dead process's.
@@ -390,11 +391,6 @@ class Timers(commands.Cog):
             return True
         if guild_id is None:
             return False
-        guild = self.bot.get_guild(guild_id)
-        if guild is not None and guild.unavailable:
-            # Known by its id alone: an outage seen at a new gateway session (READY lists
-            # the server as unavailable, and no event says it went down).
-            self._guild_down.setdefault(guild_id, deadline)
         down = self._guild_down.get(guild_id)
         if down is not None and down <= deadline:
             return True
@@ -404,6 +400,23 @@ class Timers(commands.Cog):
     @commands.Cog.listener()
     async def on_guild_unavailable(self, guild: discord.Guild) -> None:
         self._guild_down.setdefault(guild.id, now())
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        self._still_unavailable(None)
+
+    @commands.Cog.listener()
+    async def on_shard_ready(self, shard_id: int) -> None:
+        self._still_unavailable(shard_id)
+
+    def _still_unavailable(self, shard_id: int | None) -> None:
+        """After a (new) gateway session, once Discord has sent the servers it can: those
+        still known by their id alone are in an outage (READY lists them, and no event says
+        they went down). Not before: every server is known so for a moment after READY."""
+        moment = now()
+        for guild in self.bot.guilds:
+            if guild.unavailable and (shard_id is None or guild.shard_id == shard_id):
+                self._guild_down.setdefault(guild.id, moment)
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
@@ -426,6 +439,8 @@ class Timers(commands.Cog):
             if all(moment - end >= OUTAGE_KEPT for _, end in self._guild_outages[other]):
                 del self._guild_outages[other]
         self.wake()  # deadlines that ran out meanwhile start over now
+        if moment - start < OUTAGE_RESTARTS_AFTER:
+            return  # a moment's gap (a reconnect's GUILD_CREATE a little late): no outage
         # Those given back during the outage ran on: the turns start over in full now that
         # the table can be pressed again.
         try:
