@@ -391,6 +391,12 @@ class Timers(commands.Cog):
             return True
         if guild_id is None:
             return False
+        guild = self.bot.get_guild(guild_id)
+        if guild is not None and guild.unavailable:
+            # Known by its id alone (a new gateway session, before its GUILD_CREATE): its
+            # buttons may not answer. Given back, but not counted as an outage (a GUILD_CREATE
+            # a moment late must not restart every turn of the server in full).
+            return True
         down = self._guild_down.get(guild_id)
         if down is not None and down <= deadline:
             return True
