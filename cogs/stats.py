@@ -333,6 +333,7 @@ class Stats(commands.Cog):
                 return None, UNCHECKED_GAME
             # The same words for a game in a channel the member cannot see: not even whether
             # there was one.
+            sight.spend_evenly()
             return None, "There's no such game on this server."
         if row.status == "cancelled":
             return None, "That game was ended before it finished: there is nothing to replay."

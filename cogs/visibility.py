@@ -63,7 +63,16 @@ class Sight:
         guild = self.interaction.guild
         if guild is None or guild.unavailable or guild.get_role(guild.id) is None:
             return False
-        return self.lookups > 0 and self.budget.has(self.interaction.user.id)
+        # Room for the most costly decision (a channel and a thread member looked up): one
+        # never stops half-way for want of lookups, which would tell what it looked for.
+        return self.lookups >= 2 and self.budget.has(self.interaction.user.id, 2)
+
+    def spend_evenly(self) -> None:
+        """Take from the member's minute what the most costly decision takes (a channel and a
+        thread member looked up), whatever this one took: refused answers then cost the
+        same whether or not there was a game to look for, so the budget tells nothing."""
+        for _ in range(LOOKUPS - self.lookups, 2):
+            self.budget.take(self.interaction.user.id)
 
     async def may_see(self, channel_id: int) -> bool:
         if channel_id not in self.decided:
@@ -194,9 +203,9 @@ class MemberLookups:
             times.popleft()
         return times
 
-    def has(self, user_id: int) -> bool:
-        """Whether the member has a lookup left (none taken)."""
-        return len(self._recent(user_id, time.monotonic())) < MEMBER_LOOKUPS
+    def has(self, user_id: int, wanted: int = 1) -> bool:
+        """Whether the member has ``wanted`` lookups left (none taken)."""
+        return len(self._recent(user_id, time.monotonic())) <= MEMBER_LOOKUPS - wanted
 
     def take(self, user_id: int) -> bool:
         moment = time.monotonic()
