@@ -316,6 +316,8 @@ class Stats(commands.Cog):
             # words whether or not there is such a game, so nothing of hidden games leaks.
             if not (here and row is not None and sight.known(row.channel_id) is True):
                 return None, UNCHECKED_GAME
+        elif not (shown or own):
+            sight.reserve()
         if (
             row is None
             or row.guild_id != interaction.guild_id
@@ -333,7 +335,6 @@ class Stats(commands.Cog):
                 return None, UNCHECKED_GAME
             # The same words for a game in a channel the member cannot see: not even whether
             # there was one.
-            sight.spend_evenly()
             return None, "There's no such game on this server."
         if row.status == "cancelled":
             return None, "That game was ended before it finished: there is nothing to replay."

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 LOOKUPS = 20  # REST calls one command may spend on channels and thread members it must ask for
 MEMBER_LOOKUPS = 20  # ...and one member in any minute, over all their commands
+MOST_COSTLY = 2  # lookups one channel's decision may take (the channel, a thread member)
 GONE_KEPT = 10_000  # channels known deleted, remembered per bot (ids are never reused)
 
 Place = discord.abc.GuildChannel | discord.Thread
@@ -54,6 +55,8 @@ class Sight:
         self.undecided = False  # a channel was left undecided (no lookups left, Discord failing)
         self.gone = gone_channels(interaction.client)
         self.budget = member_lookups(interaction.client)
+        self._reserved = 0  # lookups taken from the member's minute ahead (``reserve``)
+        self._charged = 0  # lookups taken from it as they were made
 
     def can_look(self) -> bool:
         """Whether a channel could be looked up now, if one must be: the member has a
@@ -65,14 +68,19 @@ class Sight:
             return False
         # Room for the most costly decision (a channel and a thread member looked up): one
         # never stops half-way for want of lookups, which would tell what it looked for.
-        return self.lookups >= 2 and self.budget.has(self.interaction.user.id, 2)
+        wanted = MOST_COSTLY
+        return self.lookups >= wanted and self.budget.has(self.interaction.user.id, wanted)
 
-    def spend_evenly(self) -> None:
-        """Take from the member's minute what the most costly decision takes (a channel and a
-        thread member looked up), whatever this one took: refused answers then cost the
-        same whether or not there was a game to look for, so the budget tells nothing."""
-        for _ in range(LOOKUPS - self.lookups, 2):
-            self.budget.take(self.interaction.user.id)
+    def reserve(self) -> None:
+        """Take at once from the member's minute what the most costly decision takes (a
+        channel and a thread member looked up), whatever this one will take: answers then
+        cost the same whether or not there was a game to look for, and another command of
+        the member's cannot take the second lookup half-way (either would tell whether a
+        hidden game is there)."""
+        while self._reserved + self._charged < MOST_COSTLY and self.budget.take(
+            self.interaction.user.id
+        ):
+            self._reserved += 1
 
     async def may_see(self, channel_id: int) -> bool:
         if channel_id not in self.decided:
@@ -83,7 +91,14 @@ class Sight:
         # Each command's own cap keeps it within Discord's 3 s; the member's, across their
         # commands, keeps one member (a script running /history) from spending the bot's
         # REST calls, which every server shares, on lookups.
-        if self.lookups <= 0 or not self.budget.take(self.interaction.user.id):
+        if self.lookups <= 0:
+            self.undecided = True
+            return False
+        if self._reserved > 0:
+            self._reserved -= 1
+        elif self.budget.take(self.interaction.user.id):
+            self._charged += 1
+        else:
             self.undecided = True
             return False
         self.lookups -= 1
