@@ -310,13 +310,13 @@ class Stats(commands.Cog):
         sight = Sight(interaction)
         own = any(s.user_id == interaction.user.id and s.away != "kicked" for s in seats)
         here = row is not None and row.guild_id == interaction.guild_id
-        if not (shown or own) and not sight.can_look():
-            # No lookup possible (spent, or the server known by its id alone): a game in a
-            # channel the bot knows the member reads is shown; anything else gets the same
-            # words whether or not there is such a game, so nothing of hidden games leaks.
-            if not (here and row is not None and sight.known(row.channel_id) is True):
+        # A game in a channel the bot knows the member reads is shown, lookups or not.
+        readable = here and row is not None and sight.known(row.channel_id) is True
+        if not (shown or own or readable):
+            if not sight.can_look():
+                # No lookup possible (spent, or the server known by its id alone): the same
+                # words whether or not there is such a game, so nothing of hidden games leaks.
                 return None, UNCHECKED_GAME
-        elif not (shown or own):
             sight.reserve()
         if (
             row is None
@@ -336,6 +336,7 @@ class Stats(commands.Cog):
             # The same words for a game in a channel the member cannot see: not even whether
             # there was one.
             return None, "There's no such game on this server."
+        sight.release()  # shown: what was set aside and not needed goes back
         if row.status == "cancelled":
             return None, "That game was ended before it finished: there is nothing to replay."
         if row.status != "finished":

@@ -82,6 +82,11 @@ class Sight:
         ):
             self._reserved += 1
 
+    def release(self) -> None:
+        """Give back the reserve not used: the member is shown the game (nothing to hide)."""
+        self.budget.give_back(self.interaction.user.id, self._reserved)
+        self._reserved = 0
+
     async def may_see(self, channel_id: int) -> bool:
         if channel_id not in self.decided:
             self.decided[channel_id] = await self._decide(channel_id)
@@ -221,6 +226,13 @@ class MemberLookups:
     def has(self, user_id: int, wanted: int = 1) -> bool:
         """Whether the member has ``wanted`` lookups left (none taken)."""
         return len(self._recent(user_id, time.monotonic())) <= MEMBER_LOOKUPS - wanted
+
+    def give_back(self, user_id: int, count: int) -> None:
+        """Lookups taken ahead and not needed (``Sight.release``)."""
+        times = self._times.get(user_id)
+        for _ in range(min(count, len(times) if times else 0)):
+            assert times is not None
+            times.pop()
 
     def take(self, user_id: int) -> bool:
         moment = time.monotonic()
