@@ -19,7 +19,7 @@ async def test_replaying_a_public_game_does_not_spend_lookups_an_archived_one_ne
     simcord_env,
 ) -> None:
     env = simcord_env
-    general, thread, ann, bea, row = await _archived_thread_game(env)
+    general, _thread, ann, bea, row = await _archived_thread_game(env)
     guild = general.guild
     eve = guild.add_member(env.create_user("eve"))  # reads #general and its public thread
     public = await finished_game(env.bot, guild.id, general.id, ann.id, bea.id)
@@ -37,7 +37,7 @@ async def test_history_after_replaying_public_games_still_checks_archived_thread
     simcord_env,
 ) -> None:
     env = simcord_env
-    general, thread, ann, bea, row = await _archived_thread_game(env)
+    general, thread, ann, bea, _row = await _archived_thread_game(env)
     guild = general.guild
     eve = guild.add_member(env.create_user("eve"))
     publics = [
