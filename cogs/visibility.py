@@ -55,7 +55,7 @@ class Sight:
         self.undecided = False  # a channel was left undecided (no lookups left, Discord failing)
         self.gone = gone_channels(interaction.client)
         self.budget = member_lookups(interaction.client)
-        self._reserved = 0  # lookups taken from the member's minute ahead (``reserve``)
+        self._reserved: list[float] = []  # lookups taken from the member's minute ahead
         self._charged = 0  # lookups taken from it as they were made
 
     def can_look(self) -> bool:
@@ -77,15 +77,16 @@ class Sight:
         cost the same whether or not there was a game to look for, and another command of
         the member's cannot take the second lookup half-way (either would tell whether a
         hidden game is there)."""
-        while self._reserved + self._charged < MOST_COSTLY and self.budget.take(
-            self.interaction.user.id
-        ):
-            self._reserved += 1
+        while len(self._reserved) + self._charged < MOST_COSTLY:
+            taken = self.budget.take(self.interaction.user.id)
+            if taken is None:
+                return
+            self._reserved.append(taken)
 
     def release(self) -> None:
         """Give back the reserve not used: the member is shown the game (nothing to hide)."""
         self.budget.give_back(self.interaction.user.id, self._reserved)
-        self._reserved = 0
+        self._reserved = []
 
     async def may_see(self, channel_id: int) -> bool:
         if channel_id not in self.decided:
@@ -99,9 +100,9 @@ class Sight:
         if self.lookups <= 0:
             self.undecided = True
             return False
-        if self._reserved > 0:
-            self._reserved -= 1
-        elif self.budget.take(self.interaction.user.id):
+        if self._reserved:
+            self._reserved.pop()
+        elif self.budget.take(self.interaction.user.id) is not None:
             self._charged += 1
         else:
             self.undecided = True
@@ -227,23 +228,26 @@ class MemberLookups:
         """Whether the member has ``wanted`` lookups left (none taken)."""
         return len(self._recent(user_id, time.monotonic())) <= MEMBER_LOOKUPS - wanted
 
-    def give_back(self, user_id: int, count: int) -> None:
-        """Lookups taken ahead and not needed (``Sight.release``)."""
+    def give_back(self, user_id: int, taken: list[float]) -> None:
+        """Lookups taken ahead and not needed (``Sight.release``): those very ones, not
+        another command's taken since (its time on record decides when it frees up)."""
         times = self._times.get(user_id)
-        for _ in range(min(count, len(times) if times else 0)):
-            assert times is not None
-            times.pop()
+        for moment in taken:
+            if times is not None and moment in times:
+                times.remove(moment)
 
-    def take(self, user_id: int) -> bool:
+    def take(self, user_id: int) -> float | None:
+        """One lookup for the member: when it was taken (to give it back), None if the
+        minute's are spent."""
         moment = time.monotonic()
         times = self._recent(user_id, moment)
         if len(times) >= MEMBER_LOOKUPS:
-            return False
+            return None
         if len(self._times) > 1000:
             self._times = {u: t for u, t in self._times.items() if t and moment - t[-1] < 60.0}
         times.append(moment)
         self._times[user_id] = times
-        return True
+        return moment
 
 
 def member_lookups(client: object) -> MemberLookups:
