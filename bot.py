@@ -35,6 +35,7 @@ from db.postgres import where
 log = logging.getLogger("cardtable")
 DEV_GUILD_SYNCED = "dev_guild_synced"  # meta key: servers holding their own copy of the commands
 
+SERVER_NAMES_KEPT = 20_000  # servers' last names kept for their games' DMs (``server_name``)
 SHUTDOWN_DRAIN = 5.0  # seconds a stop waits for queued Discord updates (docker allows 10)
 SYNC_RETRY_AFTER = 300.0  # seconds before a failed command sync is tried again...
 SYNC_TRIES = 12  # ...so many tries in all (an hour)
@@ -79,6 +80,7 @@ class CardBot(commands.Bot):
         # Names of servers that removed the bot while it ran (gone from discord.py's cache):
         # the DMs of their ended games still say where they were played.
         self.left_servers: dict[int, str] = {}
+        self._server_names: dict[int, str] = {}  # last names seen (``server_name``)
         # Servers a shard's fresh READY left out, to ask Discord about (``ask_about_servers``).
         self.servers_to_ask: dict[int, discord.Guild] = {}
         self._asking = asyncio.Lock()
@@ -103,14 +105,27 @@ class CardBot(commands.Bot):
         self.faces = FaceBook(self, enabled=self.settings.card_emojis)
         render_faces.use(self.faces if self.settings.card_emojis else NoFaces())
         # DMs name the server of their game (a member may play in several).
-        show.use_server_names(
-            lambda g: guild.name if (guild := self.get_guild(g)) else self.left_servers.get(g)
-        )
+        show.use_server_names(self.server_name)
         self.faces.start()
         # Buttons route by custom_id alone, so every old message keeps working.
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+
+    def server_name(self, guild_id: int) -> str | None:
+        """A server's name for its games' DMs: from the cache, else the last one seen (right
+        after a new gateway session discord.py knows a server by its id alone, with no name,
+        until its GUILD_CREATE), else that of a server the bot was removed from."""
+        guild = self.get_guild(guild_id)
+        if guild is not None and guild.name:
+            names = self._server_names
+            if names.get(guild_id) != guild.name:
+                names.pop(guild_id, None)
+                names[guild_id] = guild.name
+                if len(names) > SERVER_NAMES_KEPT:  # the longest unseen go first
+                    del names[next(iter(names))]
+            return guild.name
+        return self._server_names.get(guild_id) or self.left_servers.get(guild_id)
 
     def sync_commands_soon(self) -> None:
         """The command sync, once connected and in the background: discord.py may wait out
