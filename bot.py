@@ -122,7 +122,7 @@ class CardBot(commands.Bot):
             if names.get(guild_id) != guild.name:
                 names.pop(guild_id, None)
                 names[guild_id] = guild.name
-                if len(names) > SERVER_NAMES_KEPT:  # the longest unseen go first
+                if len(names) > SERVER_NAMES_KEPT:  # the oldest noted go first
                     del names[next(iter(names))]
             return guild.name
         return self._server_names.get(guild_id) or self.left_servers.get(guild_id)
