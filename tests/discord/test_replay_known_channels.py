@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.discord.driver import message_text
+from tests.discord.driver import message_text, server_with_eve
 from tests.discord.gateway_events import new_session_without_guild_creates
 from tests.discord.test_stats import finished_game
 from tests.discord.test_visibility_threads import _archive
@@ -25,11 +25,7 @@ async def test_replay_of_a_game_in_a_cached_text_channel_once_lookups_are_spent(
     discord.py's cache: no lookup needed). The bot says it could not check the game's
     channel, refusing a replay it could decide without any REST call."""
     env = simcord_env
-    guild = env.create_guild()
-    general = guild.create_text_channel("general")
-    ann = guild.add_member(env.create_user("ann"))
-    bea = guild.add_member(env.create_user("bea"))
-    eve = guild.add_member(env.create_user("eve"))
+    guild, general, ann, bea, eve = server_with_eve(env)
     plain = await finished_game(env.bot, guild.id, general.id, ann.id, bea.id)
     for i in range(10):
         made = env.backend.create_thread(general.id, f"game {i}", ann.id)

@@ -4,12 +4,30 @@ click of theirs could be answered. Now such a clock starts over, the table showi
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from cogs.clock import now
 from db import StoreUnavailable
-from tests.discord.driver import uno_turn_clock
+from tests.discord.driver import Table, uno_turn_clock
 from tests.discord.restarts import graceful_restart
+
+
+async def not_timed_out(table: Table, player: str, before: int) -> Any:
+    """The member's turn was not timed out (no move, no strike): the game now."""
+    session = await table.session()
+    seat = session.seat(int(player))
+    assert seat is not None
+    assert (session.version, seat.strikes) == (before, 0), session.public_log[-2:]
+    return session
+
+
+async def timed_out(table: Table, player: str, before: int) -> None:
+    """The member's turn was timed out: a bot moved for them, one strike."""
+    session = await table.session()
+    seat = session.seat(int(player))
+    assert seat is not None and seat.strikes == 1 and session.version > before
 
 
 async def test_a_deploy_does_not_spend_the_time_of_the_member_whose_turn_it_is(
@@ -28,16 +46,11 @@ async def test_a_deploy_does_not_spend_the_time_of_the_member_whose_turn_it_is(
     await graceful_restart(env, make_bot, down=60)
     await env.advance_time(5)
     await env.settle()
-    session = await table.session()
-    seat = session.seat(int(player))
-    assert seat is not None
-    assert (session.version, seat.strikes) == (before, 0), session.public_log[-2:]
+    session = await not_timed_out(table, player, before)
     assert session.row.clocks["turn"][player] > env.bot.get_cog("Timers")._started
     await env.advance_time(61)  # the full minute again, then the clock works as ever
     await env.settle()
-    session = await table.session()
-    seat = session.seat(int(player))
-    assert seat is not None and seat.strikes == 1 and session.version > before
+    await timed_out(table, player, before)
 
 
 async def test_a_turn_that_ran_out_while_the_database_was_down_starts_over(
@@ -62,15 +75,10 @@ async def test_a_turn_that_ran_out_while_the_database_was_down_starts_over(
     monkeypatch.setattr(store, "next_wake", next_wake)
     await env.advance_time(5)
     await env.settle()
-    session = await table.session()
-    seat = session.seat(int(player))
-    assert seat is not None
-    assert (session.version, seat.strikes) == (before, 0), session.public_log[-2:]
+    await not_timed_out(table, player, before)
     await env.advance_time(61)  # the full minute again, then the clock works as ever
     await env.settle()
-    session = await table.session()
-    seat = session.seat(int(player))
-    assert seat is not None and seat.strikes == 1 and session.version > before
+    await timed_out(table, player, before)
 
 
 async def test_a_deadline_in_a_short_deploy_is_given_back_on_postgresql_too(
@@ -89,10 +97,7 @@ async def test_a_deadline_in_a_short_deploy_is_given_back_on_postgresql_too(
     await graceful_restart(env, make_bot, down=8)  # her deadline passes at 60 s, in the gap
     await env.advance_time(3)
     await env.settle()
-    session = await table.session()
-    seat = session.seat(int(player))
-    assert seat is not None
-    assert (session.version, seat.strikes) == (before, 0), session.public_log[-2:]
+    session = await not_timed_out(table, player, before)
     assert session.row.clocks["turn"][player] > env.bot.get_cog("Timers")._started
 
 
@@ -110,6 +115,4 @@ async def test_a_deadline_just_before_a_start_is_left_to_a_process_still_running
     await env.bot.store.set_meta("clock_pass:other", repr(now() + 8))
     await graceful_restart(env, make_bot, down=8)
     await env.advance_time(3)
-    session = await table.session()
-    seat = session.seat(int(player))
-    assert seat is not None and seat.strikes == 1 and session.version > before
+    await timed_out(table, player, before)
