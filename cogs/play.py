@@ -203,9 +203,10 @@ class Play(commands.Cog):
         user_id = interaction.user.id
         player = str(user_id)
         private = origin in ("dm", "ephemeral")
-        # The table's Play button only opens the picker, which shows the game as it is now:
-        # it works on a table whose edit is still on its way (a 429, the REST budget).
-        opens_picker = origin == "table" and target == ids.ROOT
+        # The Play button (the table's, and the DM's between turns) only opens the picker,
+        # which shows the game as it is now: it works on a table whose edit is still on its
+        # way (a 429, the REST budget), and on a DM drawn before the turn began.
+        opens_picker = origin in ("table", "dm") and target == ids.ROOT
         stale = version != session.version and not session.unchanged_since(player, version)
         if stale and not opens_picker:
             if private:
@@ -240,11 +241,25 @@ class Play(commands.Cog):
         if exact is None and any(a.id.startswith(target + ":") for a in legal):
             opens_step = True
         if opens_step:
-            screen = show.hand(session, user_id, prefix=target, dm=origin == "dm", leave=True)
-            if private:
-                await components.answer_update(interaction, screen)
-            else:
-                await components.answer_private(interaction, screen)
+            if origin == "dm" and not show.acting(session, user_id):
+                # The DM as it is says what to do; redrawn with a notice, that notice would
+                # stay once the turn began (a DM is not redrawn then).
+                await reply(interaction, not_yet(session))
+                return None
+            for first in (True, False):
+                screen = show.hand(session, user_id, prefix=target, dm=origin == "dm", leave=True)
+                try:
+                    if private:
+                        await components.answer_update(interaction, screen)
+                    else:
+                        await components.answer_private(interaction, screen)
+                    break
+                except discord.HTTPException as error:
+                    if not (first and self.bot.faces.refused(error)):
+                        raise
+                    # A face deleted in the Developer Portal: answered again, in text.
+            if origin == "dm":
+                self.presenter.answered_dm(session, user_id)  # it shows moves now
             return None
 
         try:
@@ -416,6 +431,14 @@ def refusal(session: Session, player: str, action_id: str, engine_says: str) -> 
         if explained:
             return explained
     return humanize(engine_says, names)
+
+
+def not_yet(session: Session) -> str:
+    """The answer to a DM's Play pressed while its owner has no move to make."""
+    awaited = show.waiting(session)
+    if not awaited:
+        return "Nothing for you to do right now."
+    return f"It's not your turn yet: the game is waiting for {', '.join(awaited)}."
 
 
 def private_notice(session: Session, applied: Applied, player: str) -> str | None:

@@ -773,7 +773,7 @@ class Presenter:
             if seat.dm_closed or not seat.human:
                 continue
             key = show.dm_key(session, seat.user_id)
-            if session.shown.dms.get(seat.user_id) != key:
+            if show.dm_stale(session.shown.dms.get(seat.user_id), key):
                 found.append((seat.user_id, key))
         return found
 
@@ -969,8 +969,14 @@ class Presenter:
             if shown.table is None and hash(table_key(session)) == table:
                 shown.table = table_key(session)
             for user, key in dms.items():
-                if user not in shown.dms and hash(now_key := show.dm_key(session, user)) == key:
-                    shown.dms[user] = now_key
+                if user in shown.dms:
+                    continue
+                now_key = show.dm_key(session, user)
+                # Drawn between turns, it still shows that if its owner's turn began since.
+                for drawn in (now_key, (now_key[0], None)):
+                    if hash(drawn) == key:
+                        shown.dms[user] = drawn
+                        break
         except TypeError:
             pass
 

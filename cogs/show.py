@@ -109,10 +109,10 @@ def hand(
         # No longer a player: the seat's cards (a bot plays them now) are not theirs to see.
         return Screen(content=f"{notice}\n{KICKED}")
     away = bool(seat and seat.human and seat.is_bot)
-    # A DM is edited only when its owner's hand or turn changes (``dm_key``): while it is not
-    # their turn, a line saying whose turn it is would soon be untrue, so the DM leaves it out;
-    # so does a DM while others act at the same time ("waiting for ann, bea" would go stale).
-    live = not dm or (_acting(session, user_id) and not _others_acting(session, user_id))
+    # A DM is not edited when others move (``dm_stale``): while it is not its owner's turn, a
+    # line saying whose turn it is would soon be untrue, so the DM leaves it out; so does a DM
+    # while others act at the same time ("waiting for ann, bea" would go stale).
+    live = not dm or (acting(session, user_id) and not _others_acting(session, user_id))
     return hand_screen(
         row.id,
         row.version,
@@ -129,10 +129,11 @@ def hand(
         away=away,
         leave=leave or dm,
         prompt=live,
+        dm=dm,
     )
 
 
-def _acting(session: Session, user_id: int) -> bool:
+def acting(session: Session, user_id: int) -> bool:
     """The member has a move to make in their hand now (not only a table button)."""
     game = session.game
     assert game is not None
@@ -157,17 +158,18 @@ def _others_acting(session: Session, user_id: int) -> bool:
     )
 
 
-def dm_key(session: Session, user_id: int) -> Any:
-    """What a DM shows, reduced to what changes it: the DM is edited only when this does."""
+def dm_key(session: Session, user_id: int) -> tuple[Any, Any]:
+    """What a DM drawn now shows, reduced to what changes it: (what it shows at any time,
+    the turn whose moves it shows, or None when its owner has no move now)."""
     assert session.game is not None
     seat = session.seat(user_id)
     if seat is not None and seat.away == "kicked":
-        return ("kicked",)  # drawn once, never again (``hand``)
+        return ("kicked",), None  # drawn once, never again (``hand``)
     away = bool(seat and seat.is_bot)
     player = str(user_id)
     view = session.view(player)
     turn: Any = None
-    if _acting(session, user_id):
+    if acting(session, user_id):
         turn = session.version
         since = session.row.log.get("seen", {}).get(player)
         if since is not None and _others_acting(session, user_id):
@@ -175,9 +177,8 @@ def dm_key(session: Session, user_id: int) -> Any:
             # buttons still count (``Session.unchanged_since``) and it shows no "waiting for".
             renderer = session.hosted.renderer
             turn = ("since", since[1], tuple(renderer.private_lines(view, session.names, player)))
-    return (
+    always = (
         tuple(view.get("hand", [])),
-        turn,
         tuple(session.notes(user_id)),
         # What the game tells this player alone (I Have It's lead limit, a tenth card): the
         # DM says it, so it is redrawn when that goes too, not only when the hand changes.
@@ -185,6 +186,21 @@ def dm_key(session: Session, user_id: int) -> Any:
         session.row.status,
         away,
     )
+    return always, turn
+
+
+def dm_stale(shown: Any, key: tuple[Any, Any]) -> bool:
+    """Whether a DM drawn with key ``shown`` must be drawn again now (``key``: ``dm_key``).
+
+    Not when its owner's turn begins: that would be one more call to Discord at every move,
+    and an edit notifies nobody. A DM drawn between turns offers **Play**, which opens the
+    moves (the click's own answer draws them). It is drawn again when what it shows at any
+    time changes, and when the moves it shows are no longer the ones open to its owner."""
+    if not isinstance(shown, tuple) or len(shown) != 2:
+        return True
+    if shown[1] is None:
+        return bool(shown[0] != key[0])
+    return bool(shown != key)
 
 
 def nudge_screen(session: Session, users: list[int], ping: bool = True) -> Screen:

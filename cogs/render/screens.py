@@ -176,13 +176,16 @@ def hand_screen(
     leave: bool = False,
     prompt: bool = True,
     ended: str | None = None,
+    dm: bool = False,
 ) -> Screen:
     """A player's hand with the moves they can make now (ephemeral reply or DM).
 
     Once the game is over the hand shows and the buttons go. ``away``: a bot plays this seat
     for now, so instead of moves the player is offered "I'm back". ``leave``: offer "Leave
     game" (on the DM, "My hand" and the table's move picker, which asks first). ``prompt``:
-    say whose turn it is (left out where the message is not redrawn on every move).
+    say whose turn it is (left out where the message is not redrawn on every move). ``dm``:
+    the DM hand, which is not redrawn when its owner's turn begins: drawn with no move open,
+    it offers the table's Play button, which opens the moves then.
     """
     view = game.view(player)
     if not prompt:
@@ -212,6 +215,10 @@ def hand_screen(
         embed.description += "\n\n*The game is over.*"
     elif away:
         embed.description += "\n\n*A bot is playing your seat. Press **I'm back** to play again.*"
+    elif dm:
+        play = renderer.play_button()
+        embed.description += f"\n\n*When it's your turn, press **{play}**.*"
+        bottom.append(Button(play, ids.act(game_id, version, ids.ROOT), "primary"))
     else:
         embed.description += "\n\n*Nothing for you to do right now.*"
     if leave and playing and not away and prefix == ids.ROOT and len(rows) < MAX_ROWS:

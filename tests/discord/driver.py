@@ -229,6 +229,7 @@ class Table:
         if via == "dm":
             message: Any = self.dm_message(player)
             assert message is not None, f"{player} has no DM for this game"
+            message = await self.open_dm_moves(player, message, action_id)
         else:
             table = self.table_message()
             play = next(c for c in controls(table) if target_of(c.custom_id) == ids.ROOT)
@@ -274,6 +275,16 @@ class Table:
                 return result
             message = result.response or message
         raise AssertionError(f"never reached {action_id}")
+
+    async def open_dm_moves(self, player: str, message: Any, action_id: str) -> Any:
+        """A DM drawn before its owner's turn shows Play, not the moves: pressed first."""
+        if self._next_control(message, action_id) is not None:
+            return message
+        play = [c for c in controls(message) if target_of(c.custom_id) == ids.ROOT]
+        if not play or play[0].disabled:
+            return message
+        await self.members[player].user.click(message, custom_id=play[0].custom_id)
+        return self.dm_message(player)
 
     def _next_control(self, message: Any, action_id: str) -> tuple[Control, Any] | None:
         for control in controls(message):

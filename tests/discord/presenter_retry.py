@@ -43,6 +43,7 @@ async def refused_then_stored(env: Any, monkeypatch: Any, table: Table, second: 
     move = await a_move(table, second)
     dm = table.dm_message(second)
     assert dm is not None
+    dm = await table.open_dm_moves(second, dm, move)
     await table.members[second].user.click(
         dm, custom_id=next(c.custom_id for c in controls(dm) if c.custom_id.endswith(":" + move))
     )

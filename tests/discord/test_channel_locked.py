@@ -17,7 +17,7 @@ from simcord.enums import OverwriteType
 
 from tests.discord.driver import Table, controls, play_to_last_move
 from tests.discord.restarts import to_a_round_end
-from tests.discord.test_dm_reopened import waiting_player_with_closed_dms
+from tests.discord.test_dm_reopened import player_with_closed_dms
 from tests.discord.test_restart_retries import way
 
 
@@ -131,7 +131,7 @@ async def test_a_player_blocking_the_bot_in_a_locked_channel_costs_no_run_of_ref
     again and again, some 45 refused calls in five minutes after one move. Now a refused
     notice is given up (nobody can be told in a locked channel) and the seat marked."""
     env = simcord_env
-    table, _other, dm = await waiting_player_with_closed_dms(env)
+    table, _other, dm = await player_with_closed_dms(env)
     deny_bot(env, table.channel.id, send_messages=True)
     await env.settle()
     since = len(env.http_requests)

@@ -21,12 +21,13 @@ async def _move_by(table: Table, player: str) -> None:
 
 
 async def _dm_an_hour_old(env):  # type: ignore[no-untyped-def]
-    """A 2-player UNO game an hour on: the DM of the player who is not to move can no longer
-    be edited (Discord's 30046 for messages over an hour old)."""
+    """A 2-player UNO game an hour on: the DM of the player to move, whose hand their move
+    (made on the table's picker) changes, can no longer be edited (Discord's 30046 for
+    messages over an hour old)."""
     table = await Table.start(env, "uno", 2, seed=7, turn_timer=0)
     game = await table.game()
     mover = next(p for p in game.actors() if game.legal_actions(p))
-    other = next(p for p in table.members if p != mover)
+    other = mover  # the DM's owner
     dm = table.dm_message(other)
     assert dm is not None
     await env.advance_time(65 * 60)
@@ -43,15 +44,13 @@ async def _dm_an_hour_old(env):  # type: ignore[no-untyped-def]
 
 async def test_a_dm_over_an_hour_old_is_never_updated_again(simcord_env) -> None:
     """A game longer than an hour: Discord refuses edits of the DM (30046, as it does the
-    table's, which the presenter reposts). The DM is never reposted: the player's hand and
-    "your turn" stay as they were for the rest of the game."""
+    table's, which the presenter reposts). The DM is never reposted: the player's hand
+    stays as it was for the rest of the game."""
     table, mover, other, dm = await _dm_an_hour_old(simcord_env)
     await _move_by(table, mover)
     await simcord_env.advance_time(600)
     await simcord_env.bot.presenter.idle()
     session = await table.session()
-    game = await table.game()
-    assert other in game.actors()
     newest = table.dm_message(other)
     assert newest is not None
     assert versions(newest) == {session.version}, (
@@ -63,11 +62,12 @@ async def test_a_dm_over_an_hour_old_is_never_updated_again(simcord_env) -> None
 async def test_blocked_dms_notice_lost_when_its_post_fails_once(simcord_env) -> None:
     """A player blocks the bot mid-game (50007 on their DM) while one channel post fails
     (a 500): the seat is marked DMs-closed first, the notice telling them to use "My hand"
-    fails, and the retry skips the seat: the player is never told why their DM stopped."""
+    fails, and the retry skips the seat: the player is never told why their DM stopped.
+    (Their move on the table's picker changes their hand: their DM is drawn again.)"""
     table = await Table.start(simcord_env, "uno", 2, seed=7, turn_timer=0)
     game = await table.game()
     mover = next(p for p in game.actors() if game.legal_actions(p))
-    other = next(p for p in table.members if p != mover)
+    other = mover
     dm = table.dm_message(other)
     assert dm is not None
     for method in ("PATCH", "POST"):

@@ -23,15 +23,14 @@ def close_dms(env: Any, channel_id: int) -> None:
         )
 
 
-async def waiting_player_with_closed_dms(
-    env: Any, channel: str = "games"
-) -> tuple[Table, str, Any]:
-    """A 2-player UNO game whose waiting player has closed their DMs (every post or edit
-    refused); the game, that player and their DM hand as it was."""
+async def player_with_closed_dms(env: Any, channel: str = "games") -> tuple[Table, str, Any]:
+    """A 2-player UNO game whose player to move has closed their DMs (every post or edit
+    refused); the game, that player and their DM hand as it was. Their move (the next
+    ``some_move``) changes their hand, so the bot tries their DM then."""
     table = await Table.start(env, "uno", 2, seed=7, turn_timer=0, channel_name=channel)
     game = await table.game()
     mover = next(p for p in game.actors() if game.legal_actions(p))
-    other = next(p for p in table.members if p != mover)
+    other = mover
     dm = table.dm_message(other)
     assert dm is not None
     close_dms(env, dm.channel.id)
@@ -39,10 +38,10 @@ async def waiting_player_with_closed_dms(
 
 
 async def reopened_after_a_refusal(env: Any) -> tuple[Table, str]:
-    """The waiting player's DMs closed, a move's edit of her DM hand refused (her seat marked
+    """The player's DMs closed, her move's edit of her DM hand refused (her seat marked
     DMs-closed), then her DMs open again and she presses My hand in the channel; the game
     and that player."""
-    table, other, _dm = await waiting_player_with_closed_dms(env)
+    table, other, _dm = await player_with_closed_dms(env)
     await table.some_move(via="picker")
     await env.bot.presenter.idle()
     assert (await table.session()).seat(int(other)).dm_closed  # type: ignore[union-attr]
@@ -85,7 +84,7 @@ async def test_dms_still_closed_are_tried_now_and_then_without_a_second_notice(
     """Bea's DMs stay closed and she plays with My hand, pressing it every turn: her DM is
     tried again at most every five minutes, and the channel is told only once."""
     env = simcord_env
-    table, other, dm = await waiting_player_with_closed_dms(env)
+    table, other, dm = await player_with_closed_dms(env)
     await table.some_move(via="picker")
     await env.bot.presenter.idle()
     member = table.members[other]

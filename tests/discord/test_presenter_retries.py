@@ -85,16 +85,17 @@ async def test_endgame_on_a_lobby_closes_its_message(simcord_env) -> None:
 async def test_a_dm_discord_refuses_is_logged_by_member_and_drawn_later(
     simcord_env, caplog
 ) -> None:
-    """Before: a failed DM edit left no trace in the log."""
+    """Before: a failed DM edit left no trace in the log. (The player moves on the table's
+    picker: their hand changes, so their DM is edited.)"""
     table = await Table.start(simcord_env, "uno", 2, turn_timer=0)
     mover = (await table.session()).hosted.awaited(await table.game())[0]
-    other = next(p for p in table.members if p != mover)
+    other = mover  # the DM's owner
     dm = table.dm_message(other)
     assert dm is not None
     simcord_env.inject_error("PATCH", f"/channels/{dm.channel.id}/messages/*", times=None)
     legal = (await table.game()).legal_actions(mover)
     plays = [a.id for a in legal if a.id.startswith("play")]
-    await table.act(mover, plays[0] if plays else legal[0].id, via="dm")
+    await table.act(mover, plays[0] if plays else legal[0].id, via="picker")
     await simcord_env.bot.presenter.idle()
     assert f"DM of {other} failed" in caplog.text
     before = message_text(table.dm_message(other))

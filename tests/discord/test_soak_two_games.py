@@ -273,10 +273,16 @@ class Chaos:
                 dm = t.dm_message(p)
                 if dm is None:
                     continue
-                if show._acting(session, int(p)):
+                got = {norm(c.custom_id) for c in controls(dm)}
+                play = norm(ids.act(t.game_id, 0, ids.ROOT))
+                if show.acting(session, int(p)) and play not in got:
+                    # Drawn with moves, they are the moves open now (drawn between turns,
+                    # it offers Play, which opens them).
                     want = {norm(c) for c in screen_ids(show.hand(session, int(p), dm=True))}
-                    got = {norm(c.custom_id) for c in controls(dm)}
                     assert want == got, f"game {t.game_id}: {p} DM shows {got}, should {want}"
+                elif not show.acting(session, int(p)) and seat.away is None:
+                    moves = {c for c in got if c.startswith("g:") and c != play}
+                    assert not moves, f"game {t.game_id}: {p} DM offers moves not open: {moves}"
                 hand = game.view(p)["hand"]
                 assert f"({len(hand)} card" in message_text(dm) or not hand, (
                     f"game {t.game_id}: {p} DM does not show {len(hand)} cards"

@@ -17,7 +17,7 @@ import pytest
 from cogs import ids
 from tests.discord.driver import controls
 from tests.discord.rest_checks import add_check, invalid_form
-from tests.discord.test_dm_reopened import waiting_player_with_closed_dms
+from tests.discord.test_dm_reopened import player_with_closed_dms
 
 
 @pytest.fixture
@@ -47,8 +47,13 @@ async def test_a_deleted_table_comes_back_with_the_turn_reminder(
     the reminder replies to the table; Discord refuses it, the table is posted again, and
     the reminder follows, linking to it, with a My hand button of its own."""
     env = simcord_env
-    table, bea, _dm = await waiting_player_with_closed_dms(env)
-    await table.some_move(via="picker")  # bea's turn now; her DMs are marked closed
+    table, bea, _dm = await player_with_closed_dms(env)
+    await table.some_move(via="picker")  # bea's move: her DMs are marked closed
+    for _ in range(6):  # until it is bea's turn again
+        session = await table.session()
+        if session.hosted.awaited(session.game) == [bea]:  # type: ignore[arg-type]
+            break
+        await table.some_move(via="picker")
     await env.bot.presenter.idle()
     session = await table.session()
     assert session.seat(int(bea)).dm_closed  # type: ignore[union-attr]
@@ -76,7 +81,7 @@ async def test_the_turn_reminder_offers_my_hand(simcord_env) -> None:
     and moves right there, as the table's does (a player whose DMs are closed has no other
     way to play should the table be gone)."""
     env = simcord_env
-    table, _bea, _dm = await waiting_player_with_closed_dms(env)
+    table, _bea, _dm = await player_with_closed_dms(env)
     await table.some_move(via="picker")
     game = await table.game()
     (awaited,) = table.bot.sessions.cached(table.game_id).hosted.awaited(game)

@@ -283,8 +283,10 @@ async def test_dm_is_edited_in_place_and_playable(simcord_env) -> None:
 
 
 async def test_a_dm_never_keeps_an_untrue_line_about_whose_turn_it_is(simcord_env) -> None:
-    """A DM is edited only when its owner's hand or turn changes, so while it is not their turn
-    it says nothing about whose turn it is (before: "Alice to play…" stayed after she played)."""
+    """A DM is not edited when others move, so while it is not their turn it says nothing
+    about whose turn it is (before: "Alice to play…" stayed after she played), and a DM
+    showing moves is redrawn once they are not its owner's any more. Between turns it
+    offers Play, which opens the moves when the turn comes."""
     table = await Table.start(simcord_env, "uno", 3, seed=4)
     await past_first_colour(table)
     for _ in range(8):
@@ -294,10 +296,11 @@ async def test_a_dm_never_keeps_an_untrue_line_about_whose_turn_it_is(simcord_en
         acting = {p for p in game.actors() if game.legal_actions(p)}
         for player in table.members:
             text = message_text(table.dm_message(player))
-            if player in acting:
-                assert "Your turn" in text or "**Your move:**" in text, text
+            assert " to play" not in text, text
+            if "Your turn" in text or "**Your move:**" in text:
+                assert player in acting, f"{player}'s DM offers moves not open to them: {text}"
             else:
-                assert " to play" not in text and "Nothing for you to do right now" in text, text
+                assert "When it's your turn, press **Play a card**" in text, text
 
 
 # -- restarts --------------------------------------------------------------------------------

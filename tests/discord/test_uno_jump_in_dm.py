@@ -13,7 +13,8 @@ pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 async def _ann_to_play(simcord_env, channel: str, bea_hand: str) -> str:
-    """cy plays a Red 5, making ann the current player; returns ann's DM as then shown."""
+    """cy plays a Red 5, making ann the current player; returns ann's DM as shown once she
+    presses Play in it."""
     table = await Table.start(simcord_env, "uno", 3, channel_name=channel, seed=3, jump_in=True)
     ann, _bea, cy = (await table.game()).players
     await table.set_state(
@@ -29,6 +30,9 @@ async def _ann_to_play(simcord_env, channel: str, bea_hand: str) -> str:
     game = await table.game()
     assert game.view(None)["current"] == ann
     await simcord_env.bot.presenter.idle()
+    dm = table.dm_message(ann)
+    assert dm is not None
+    await table.open_dm_moves(ann, dm, "draw")
     dm = table.dm_message(ann)
     assert dm is not None
     return message_text(dm)

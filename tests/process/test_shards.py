@@ -180,12 +180,20 @@ async def dm_hand(table: Table, user: str, version: int, wait: float = STEP) -> 
 
     def ready() -> FakeMessage | None:
         mine = [m for m in table.fake.dms_to(user) if versions(m, table.game_id)]
-        if not mine or version not in versions(mine[-1], table.game_id):
+        if not mine or not (version in versions(mine[-1], table.game_id) or opens(mine[-1])):
             return None
         return mine[-1] if mine[-1].id in READER.dm_messages(table.game_id) else None
 
+    def opens(message: FakeMessage) -> str | None:
+        """Drawn between the member's turns, the DM offers Play (opening the moves)."""
+        return next((c for c in message.custom_ids() if c.endswith(":*")), None)
+
     try:
-        return await poll(ready, wait)
+        found = await poll(ready, wait)
+        play = opens(found)
+        if play is None or version in versions(found, table.game_id):
+            return found
+        return await table.answered(await table.fake.click(user, found.id, play), UPDATE)
     except TimeoutError:
         shown = [(m.id, sorted(versions(m, table.game_id))) for m in table.fake.dms_to(user)]
         raise AssertionError(
