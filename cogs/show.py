@@ -182,7 +182,10 @@ def dm_key(session: Session, user_id: int) -> tuple[Any, Any]:
         tuple(session.notes(user_id)),
         # What the game tells this player alone (I Have It's lead limit, a tenth card): the
         # DM says it, so it is redrawn when that goes too, not only when the hand changes.
-        tuple(session.hosted.renderer.private_lines(view, session.names, player)),
+        # As drawn between turns: with no prompt (the moves' part is ``turn``'s).
+        tuple(
+            session.hosted.renderer.private_lines({**view, "prompt": None}, session.names, player)
+        ),
         session.row.status,
         away,
     )

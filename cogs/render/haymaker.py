@@ -169,7 +169,9 @@ class HaymakerRenderer(Renderer):
         hand = view.get("hand", [])
         lines = [f"All your cards add up to {strength(hand)}."] if hand else []
         attack = view.get("attack")
-        if attack and not view.get("finished"):
+        # Public, and new at every move: only beside a prompt (a DM between its owner's turns
+        # has none, and is not redrawn at every move for it; the table shows the attack).
+        if attack and view.get("prompt") and not view.get("finished"):
             lines.append(
                 f"Attack on the table: **{cards_text(attack['cards'])}** "
                 f"(strength {attack['strength']})."

@@ -101,3 +101,24 @@ async def test_play_pressed_between_turns_says_whose_turn_it_is(simcord_env) -> 
     ), result.response.content
     assert message_text(table.dm_message(cy)) == before
     assert await current_player(table) == ann
+
+
+async def test_a_haymaker_attack_leaves_the_defenders_dm_as_it_is(simcord_env) -> None:
+    """ann attacks. Before, bea's DM was edited at once, for its line naming the attack on
+    the table (public, on the table too, and new at every move) though her hand had not
+    changed. Now that line is drawn beside her moves, when she opens them."""
+    env = simcord_env
+    table = await Table.start(env, "haymaker", 2, seed=3, turn_timer=0)
+    await env.bot.presenter.idle()
+    ann = await current_player(table)
+    bea = next(p for p in table.members if p != ann)
+    attack = next(
+        a.id for a in (await table.game()).legal_actions(ann) if a.id.startswith("attack:")
+    )
+    since = len(env.http_requests)
+    await table.act(ann, attack, via="dm")
+    await env.bot.presenter.idle()
+    assert await current_player(table) == bea
+    assert await dm_edits(env, table, [bea], since) == []
+    dm = await table.open_dm_moves(bea, table.dm_message(bea), "take")
+    assert "Attack on the table: **" in message_text(dm), message_text(dm)

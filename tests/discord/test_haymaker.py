@@ -145,10 +145,13 @@ async def test_haymaker_and_block_pick_several_cards_and_refuse_bad_picks(
         c.label for c in controls(table.table_message())
     ]
 
-    # bea blocks from her DM. One low card is too small: refused, privately, nothing changes.
+    # bea blocks from her DM (its Play opens her moves, the attack beside them). One low card
+    # is too small: refused, privately, nothing changes.
     bea_hand = await hand(table, bea)
     dm = table.dm_message(bea)
-    assert dm is not None and "Attack on the table: **" in message_text(dm)
+    assert dm is not None
+    dm = await table.open_dm_moves(bea, dm, "block")
+    assert "Attack on the table: **" in message_text(dm)
     block = next(c for c in controls(dm) if target_of(c.custom_id) == "block")
     assert block.label == f"Block: choose cards summing to {strength} or more"
     await table.members[bea].user.click(dm, custom_id=block.custom_id)
