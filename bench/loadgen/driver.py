@@ -201,7 +201,11 @@ class Slot:
             if hand_dm is not None:
                 dm, drawn = hand_dm
                 self.route = "dm"
-                if not self.navigate(dm, user, drawn):
+                play = opens_moves(dm, self.game_id)
+                if play is not None:
+                    # Drawn between the player's turns: its Play opens the moves in the DM.
+                    self.offer(self.click("open", user, dm, play))
+                elif not self.navigate(dm, user, drawn):
                     self.again(0)
                 return
             route = "picker" if table is not None else "hand"
@@ -242,6 +246,8 @@ class Slot:
         message = self.driver.fake.messages.get(dm_id)
         if message is None:
             return None
+        if opens_moves(message, self.game_id) is not None:
+            return message, version  # its Play opens the moves as they are now
         shown = shown_version(message, self.game_id)
         if shown is not None and shown[1] < version:
             since = reader.choices_since(self.game_id, user)
@@ -381,8 +387,10 @@ class Slot:
             await self.lobby_answered(click, rec)
             return
         if click.kind in ("open", "step"):
+            # Opened in a DM, the moves redraw it; on the table, they come privately.
+            opened = UPDATE if click.route == "dm" else MESSAGE
             ok = rec.message is not None and (
-                (click.kind == "open" and rec.type == MESSAGE)
+                (click.kind == "open" and rec.type == opened)
                 or (click.kind == "step" and rec.type == UPDATE)
             )
             if not ok or rec.message is None:
@@ -453,6 +461,13 @@ class Slot:
         else:
             click.table_latency = shown - click.sent_at
         await self.prepare()
+
+
+def opens_moves(message: FakeMessage, game_id: int | None) -> str | None:
+    """The custom id of a DM hand's Play button (drawn between its owner's turns), if any."""
+    prefix = f"g:{game_id}:"
+    found = (c for c in message.custom_ids() if c.startswith(prefix) and c.endswith(":*"))
+    return next(found, None)
 
 
 class Driver:
