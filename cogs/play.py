@@ -209,7 +209,16 @@ class Play(commands.Cog):
         opens_picker = origin in ("table", "dm") and target == ids.ROOT
         stale = version != session.version and not session.unchanged_since(player, version)
         if stale and not opens_picker:
-            if private:
+            if origin == "dm" and (self.sessions.shared or not show.acting(session, user_id)):
+                # Drawn into the DM, the notice would outlive the turn it speaks of (a DM is
+                # not redrawn when a turn begins), and sharing the database, the process
+                # drawing the game would not know what the DM shows: answered privately,
+                # the DM drawn again as the game is now.
+                screen = show.hand(session, user_id, notice=STALE, leave=True)
+                await components.answer_private(interaction, screen)
+                session.shown.dms.pop(user_id, None)
+                self.presenter.update(session, table=False)
+            elif private:
                 screen = show.hand(session, user_id, notice=STALE, dm=origin == "dm", leave=True)
                 await components.answer_update(interaction, screen)
                 if origin == "dm":
@@ -246,10 +255,17 @@ class Play(commands.Cog):
                 # stay once the turn began (a DM is not redrawn then).
                 await reply(interaction, not_yet(session))
                 return None
+            # Sharing the database, the DM's Play opens the moves privately: drawn into the
+            # DM, they would stay there once the turn was over, the process drawing the game
+            # not knowing the DM showed them (a DM is redrawn only when what it shows changes).
+            in_place = origin == "ephemeral" or (
+                origin == "dm" and not (self.sessions.shared and target == ids.ROOT)
+            )
             for first in (True, False):
-                screen = show.hand(session, user_id, prefix=target, dm=origin == "dm", leave=True)
+                dm = origin == "dm" and in_place
+                screen = show.hand(session, user_id, prefix=target, dm=dm, leave=True)
                 try:
-                    if private:
+                    if in_place:
                         await components.answer_update(interaction, screen)
                     else:
                         await components.answer_private(interaction, screen)
@@ -258,7 +274,7 @@ class Play(commands.Cog):
                     if not (first and self.bot.faces.refused(error)):
                         raise
                     # A face deleted in the Developer Portal: answered again, in text.
-            if origin == "dm":
+            if origin == "dm" and in_place:
                 self.presenter.answered_dm(session, user_id)  # it shows moves now
             return None
 

@@ -387,10 +387,11 @@ class Slot:
             await self.lobby_answered(click, rec)
             return
         if click.kind in ("open", "step"):
-            # Opened in a DM, the moves redraw it; on the table, they come privately.
-            opened = UPDATE if click.route == "dm" else MESSAGE
+            # Opened in a DM, the moves redraw it (privately, the bot sharing a database);
+            # on the table, they come privately.
+            opened = (UPDATE, MESSAGE) if click.route == "dm" else (MESSAGE,)
             ok = rec.message is not None and (
-                (click.kind == "open" and rec.type == opened)
+                (click.kind == "open" and rec.type in opened)
                 or (click.kind == "step" and rec.type == UPDATE)
             )
             if not ok or rec.message is None:

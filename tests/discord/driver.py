@@ -216,7 +216,7 @@ class Table:
         """Carry out ``action_id`` for ``player`` through the UI; returns the last result."""
         member = self.members[player]
         before = (await self.session()).version
-        clicker = member.user if via == "dm" else member
+        clicker = member.user if via in ("dm", "dm-private") else member
         if via == "table":
             table = self.table_message()
             await self.session()
@@ -230,6 +230,8 @@ class Table:
             message: Any = self.dm_message(player)
             assert message is not None, f"{player} has no DM for this game"
             message = await self.open_dm_moves(player, message, action_id)
+            if message.flags.ephemeral:
+                via = "dm-private"  # sharing the database, Play opens the moves privately
         else:
             table = self.table_message()
             play = next(c for c in controls(table) if target_of(c.custom_id) == ids.ROOT)
@@ -283,7 +285,9 @@ class Table:
         play = [c for c in controls(message) if target_of(c.custom_id) == ids.ROOT]
         if not play or play[0].disabled:
             return message
-        await self.members[player].user.click(message, custom_id=play[0].custom_id)
+        result = await self.members[player].user.click(message, custom_id=play[0].custom_id)
+        if result.ephemeral and result.response is not None:
+            return result.response  # sharing the database: the moves come privately
         return self.dm_message(player)
 
     def _next_control(self, message: Any, action_id: str) -> tuple[Control, Any] | None:

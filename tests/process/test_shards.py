@@ -30,6 +30,7 @@ import engine
 from tests.conftest import new_schema
 from tests.fakediscord import FakeDiscord, FakeInteraction, FakeMessage
 from tests.process.harness import (
+    MESSAGE,
     STALE,
     STEP,
     UPDATE,
@@ -179,7 +180,9 @@ async def dm_hand(table: Table, user: str, version: int, wait: float = STEP) -> 
     assert READER is not None
 
     def ready() -> FakeMessage | None:
-        mine = [m for m in table.fake.dms_to(user) if versions(m, table.game_id)]
+        mine = [
+            m for m in table.fake.dms_to(user) if versions(m, table.game_id) and not m.ephemeral
+        ]
         if not mine or not (version in versions(mine[-1], table.game_id) or opens(mine[-1])):
             return None
         return mine[-1] if mine[-1].id in READER.dm_messages(table.game_id) else None
@@ -193,7 +196,8 @@ async def dm_hand(table: Table, user: str, version: int, wait: float = STEP) -> 
         play = opens(found)
         if play is None or version in versions(found, table.game_id):
             return found
-        return await table.answered(await table.fake.click(user, found.id, play), UPDATE)
+        # Sharing the database, the DM's Play opens the moves privately (a new message).
+        return await table.answered(await table.fake.click(user, found.id, play), MESSAGE)
     except TimeoutError:
         shown = [(m.id, sorted(versions(m, table.game_id))) for m in table.fake.dms_to(user)]
         raise AssertionError(
