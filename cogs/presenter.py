@@ -218,7 +218,10 @@ class Presenter:
             if drawing and pending.table:
                 ok &= await self._guard(session, "table", self.refresh_table(session))
             if drawing and pending.dms:
-                ok &= await self._guard(session, "DMs", self.update_dms(session))
+                drawn = await self._guard(session, "DMs", self.update_dms(session))
+                if drawn and session.row.old_dms:
+                    drawn = await self._guard(session, "DMs", self._new_dms_drawn(session))
+                ok &= drawn
             failed = [
                 job
                 for job in pending.jobs
@@ -840,6 +843,14 @@ class Presenter:
             else:
                 raise
 
+    async def _new_dms_drawn(self, session: Session) -> None:
+        """Every DM of a game running when the bot was upgraded now shows this version's look
+        (``recall_drawn`` took none as shown): from now on they are recalled as others are."""
+        await self.bot.store.new_dms_drawn(session.id)
+        for held in (session, self.bot.sessions.cached(session.id)):
+            if held is not None:
+                held.row.old_dms = False
+
     async def _dm_open_again(self, session: Session, user_id: int) -> None:
         """A DM went through: the member's DMs are open. One tried again (``retry_dm``) is
         unmarked; so are the member's other games marked closed (one refusal while they
@@ -992,6 +1003,8 @@ class Presenter:
             return  # a change a stop (or a crash) left unshown: drawn again in full
         if shown.table is None and row.table_message_id is not None:
             shown.table = table_key(session)
+        if row.old_dms:
+            return  # drawn by an older version, in a look of its own: drawn anew, once
         for seat in session.seats:
             if seat.human and seat.dm_message_id is not None and seat.user_id not in shown.dms:
                 shown.dms[seat.user_id] = show.dm_key(session, seat.user_id)

@@ -17,6 +17,7 @@ _NAME = re.compile(r"^(\d+)_.+\.sql$")
 # Its version is then found from what each migration made, newest first. 005 made nothing to
 # look for: a file at 5 reads 4, and 005 (marking running games shown) is harmless again.
 SQLITE_MARKS = [
+    (10, "SELECT 1 FROM pragma_table_info('games') WHERE name = 'old_dms'"),
     (9, "SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'games_host_created'"),
     (8, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"),
     (7, "SELECT 1 FROM pragma_table_info('moves') WHERE name = 'notes'"),

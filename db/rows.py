@@ -9,7 +9,7 @@ from typing import Any
 GAME_COLUMNS = (
     "id, guild_id, channel_id, kind, host_id, status, options, seed, state, version, log, "
     "table_message_id, table_posted_at, created_at, updated_at, settings, clocks, wake_at, "
-    "ended_reason, finished_at, nudge_message_id, announced, ratings, rev, drawn"
+    "ended_reason, finished_at, nudge_message_id, announced, ratings, rev, drawn, old_dms"
 )
 SEAT_COLUMNS = (
     "game_id, user_id, seat, name, is_bot, dm_channel_id, dm_message_id, dm_closed, human, "
@@ -47,6 +47,7 @@ class GameRow:
     ratings: dict[str, list[float | None]] = field(default_factory=dict)  # {user: [was, is]}
     rev: int = 0  # bumped by every change to the game or its seats (shared-database checks)
     drawn: int = 0  # the revision shown in full on Discord (stored a second after, at most)
+    old_dms: bool = False  # its DMs were drawn by a version before the Play button between turns
 
     @property
     def is_open(self) -> bool:
@@ -121,6 +122,7 @@ def game_row(r: tuple[Any, ...]) -> GameRow:
         ratings=_loads(r[22], {}),
         rev=r[23],
         drawn=r[24],
+        old_dms=bool(r[25]),
     )
 
 

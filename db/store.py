@@ -886,6 +886,10 @@ class Store:
             ),
         )
 
+    async def new_dms_drawn(self, game_id: int) -> None:
+        """The game's DMs were all drawn by this version (``GameRow.old_dms`` no more)."""
+        await self._set(game_id, "old_dms", 0)
+
     async def set_nudge_message(self, game_id: int, message_id: int | None) -> None:
         await self._set(game_id, "nudge_message_id", message_id)
 

@@ -23,6 +23,7 @@ LATEST = migration_files()[-1][0]
 
 # What each migration added, undone (the schema as the bot of that version left it).
 UNDO: dict[int, list[str]] = {
+    10: ["ALTER TABLE games DROP COLUMN old_dms"],
     9: ["DROP INDEX games_host_created"],
     8: ["DROP TABLE meta"],
     7: ["ALTER TABLE moves DROP COLUMN notes"],
