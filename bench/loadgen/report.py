@@ -80,6 +80,29 @@ def cell_figures(cell: Cell) -> dict[str, Any]:
         "null_tracebacks": dict(cell.null_tracebacks),
         "issues": dict(cell.issues),
         "clicks_by_kind": dict(Counter(f"{c.kind}/{c.route}" for c in cell.clicks)),
+        "mode": cell.mode,
+        "gated": cell.gated,
+        "warm_seconds": cell.warm_seconds,
+        "warm_clicks": len(cell.warm),
+        "seconds": cell.seconds,
+        "wall": cell.wall,
+        "null_wall": cell.null_wall,
+        "lag": {
+            name: {q: percentile(values, q) for q in (50, 99, 100)} | {"samples": len(values)}
+            for name, values in (
+                ("bot", cell.lag_bot),
+                ("floor", cell.lag_floor),
+                ("bot_flight", cell.lag_bot_flight),
+                ("floor_flight", cell.lag_floor_flight),
+            )
+        },
+        # The samples due while a click awaited its answer, in µs, to pool runs.
+        "lag_flight_us": {
+            "bot": [round(v * 1e6) for v in cell.lag_bot_flight],
+            "floor": [round(v * 1e6) for v in cell.lag_floor_flight],
+        },
+        "bot_cpu_in_floor": cell.bot_cpu_in_floor,
+        "bot_calls_in_floor": cell.bot_calls_in_floor,
     }
 
 
@@ -97,6 +120,7 @@ def render(command: str, args: argparse.Namespace, results: dict[str, Any]) -> s
     out += _rest_table(figures)
     out += _move_route_table(figures)
     out += _error_table(figures)
+    out += _harness_table(figures)
     out += _phase_table(sizes)
     results_429 = [s.result_429 for s in sizes if s.result_429 is not None]
     for r in results_429:
@@ -117,12 +141,25 @@ def _header(command: str, args: argparse.Namespace, results: dict[str, Any]) -> 
         f"{os.cpu_count()} CPUs shared with other work (load average "
         f"{results['load'][0]:.1f} at the start, {results['load'][1]:.1f} at the end); "
         f"{results['seconds']:.0f} s in all. Database: {results.get('database', 'SQLite')}. "
-        f"{args.clicks} measured clicks per (N, R) after {args.warmup} warm-up clicks; "
+        f"{args.clicks} measured clicks per (N, R) after {_warmup(args)}; "
         f"seed {args.seed} (the click policy and the bot's deals). Times in ms; the do-nothing "
         "bot (`bench/nullbot.py`) gets the same clicks "
         "on copies of the same messages at the same offsets.",
         "",
     ]
+
+
+def _warmup(args: argparse.Namespace) -> str:
+    if getattr(args, "alternate", False):
+        return (
+            f"{args.warmup} warm-up clicks, the real bot and the floor in turns (blocks of "
+            "about 3 s; `--alternate`)"
+        )
+    return (
+        f"a warm-up of {args.warmup_seconds:g} s at R, continuous with them (the floor, "
+        f"while the real bot is paused, replays its last {args.warmup} clicks and the "
+        "measured ones)"
+    )
 
 
 def _describe_tree(root: Path) -> str:
@@ -338,6 +375,38 @@ def _phase_table(sizes: list[SizeResult]) -> list[str]:
         out.append(
             f"| {n} | {rate:g} | {moves} | {name} | {ms(percentile(values, 50))} "
             f"| {ms(percentile(values, 90))} | {ms(percentile(values, 99))} |"
+        )
+    return [*out, ""]
+
+
+def _harness_table(figures: list[dict[str, Any]]) -> list[str]:
+    out = [
+        "### What the harness did",
+        "",
+        "Loop lag: how late the benchmark's event loop (the fake, the driver, the replay) ran a "
+        "2 ms timer, p50 / p99 / max in ms, over each bot's measured window and over the "
+        "moments a measured click awaited its answer. The real bot's work during the floor's "
+        "measurement: its CPU and REST calls then (none when it is paused).",
+        "",
+        "| N | R/s | mode | driver waits for answers | warm-up (s) | bot window (s) "
+        "| floor window (s) | loop lag, bot window | floor window | bot clicks in flight "
+        "| floor clicks in flight | real bot during the floor: CPU (ms) / calls "
+        "| cell (s) |",
+        "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+
+    def lag(f: dict[str, Any], name: str) -> str:
+        v = f["lag"][name]
+        return f"{ms(v[50])} / {ms(v[99])} / {ms(v[100])}"
+
+    for f in figures:
+        out.append(
+            f"| {f['n']} | {f['rate']:g} | {f['mode']} | {'yes' if f['gated'] else 'no'} "
+            f"| {f['warm_seconds']:.1f} | {f['wall']:.1f} | {f['null_wall']:.1f} "
+            f"| {lag(f, 'bot')} | {lag(f, 'floor')} | {lag(f, 'bot_flight')} "
+            f"| {lag(f, 'floor_flight')} "
+            f"| {f['bot_cpu_in_floor'] * 1000:.0f} / {f['bot_calls_in_floor']} "
+            f"| {f['seconds']:.0f} |"
         )
     return [*out, ""]
 
