@@ -143,6 +143,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the bot stamps each step of an applied move's click path (RUN_BOT_PHASES): "
         "where its answer time goes, beside the floor's",
     )
+    parser.add_argument(
+        "--loop-profile",
+        action="store_true",
+        help="time every callback of the benchmark's event loop and report, for the clicks "
+        "in flight, how long the driver, the fake and the rest held the loop (costs a "
+        "little time per callback, in both bots' windows alike)",
+    )
     parser.add_argument("--verbose", action="store_true", help="log the driver's issues")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -172,6 +179,7 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> dict:
         warmup_seconds=args.warmup_seconds,
         alternate=args.alternate,
         gate=not args.prepare_in_flight,
+        loop_profile=args.loop_profile,
     )
     if args.bot_root is not None:
         opts.bot_root = args.bot_root.resolve()

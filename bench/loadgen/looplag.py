@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import time
 from collections.abc import Iterable
+from typing import Any
 
 
 class LoopLag:
@@ -57,3 +59,79 @@ class LoopLag:
         self.samples.append(max(0.0, now - due))
         self.due.append(due)
         self._schedule(now + self.interval)
+
+
+class LoopProfile:
+    """What runs on the event loop, by whom (`--loop-profile`): every callback the loop runs
+    is timed (asyncio's Handle._run wrapped, for as long as it is started) and the ones over
+    `floor` seconds are kept as (start, duration, who). `who` is where the callback's code
+    lives: the click driver (bench/loadgen/driver.py), the fake Discord (tests/fakediscord, or
+    aiohttp serving it: the bots' REST calls and gateway frames), the rest of the harness."""
+
+    def __init__(self, floor: float = 0.00005) -> None:
+        self.floor = floor
+        self.runs: list[tuple[float, float, str]] = []
+        self._original: Any = None
+
+    def start(self) -> None:
+        if self._original is not None:
+            return
+        original = asyncio.events.Handle._run
+        profile = self
+
+        def timed(handle: asyncio.events.Handle) -> None:
+            who = _who(handle)
+            began = time.monotonic()
+            original(handle)
+            took = time.monotonic() - began
+            if took >= profile.floor:
+                profile.runs.append((began, took, who))
+
+        self._original = original
+        asyncio.events.Handle._run = timed  # type: ignore[method-assign,assignment]
+
+    def stop(self) -> None:
+        if self._original is not None:
+            asyncio.events.Handle._run = self._original  # type: ignore[method-assign]
+            self._original = None
+
+    def in_flight(self, flights: Iterable[tuple[float, float]]) -> dict[str, list[float]]:
+        """The callbacks that began while a click awaited its answer, by who ran them: their
+        durations (seconds)."""
+        starts = [r[0] for r in self.runs]
+        out: dict[str, list[float]] = {}
+        for sent, answered in flights:
+            low = bisect.bisect_left(starts, sent)
+            high = bisect.bisect_right(starts, answered)
+            for _, took, who in self.runs[low:high]:
+                out.setdefault(who, []).append(took)
+        return out
+
+
+def _who(handle: asyncio.events.Handle) -> str:
+    callback = handle._callback  # type: ignore[attr-defined]
+    task = getattr(callback, "__self__", None)
+    if isinstance(task, asyncio.Task):
+        coro: Any = task.get_coro()
+        files = []
+        while coro is not None and hasattr(coro, "cr_code"):
+            files.append(coro.cr_code.co_filename)
+            coro = coro.cr_await
+        return _place(files)
+    code = getattr(getattr(callback, "__func__", callback), "__code__", None)
+    return _place([code.co_filename] if code is not None else [repr(callback)])
+
+
+def _place(files: list[str]) -> str:
+    for name in reversed(files):  # the innermost code the task resumes in decides
+        if "bench/loadgen/driver" in name:
+            return "driver"
+        if "fakediscord" in name:
+            return "fake"
+        if "bench/loadgen/looplag" in name:
+            return "monitor"
+        if "bench/" in name:
+            return "harness"
+    if any("aiohttp" in name or "selector_events" in name for name in files):
+        return "fake"  # aiohttp and the sockets: the fake's HTTP server and gateway
+    return "other"

@@ -29,6 +29,7 @@ def _latencies(cell: Cell) -> tuple[list[float], list[float]]:
 
 def cell_figures(cell: Cell) -> dict[str, Any]:
     real, null = _latencies(cell)
+    answered = {"bot": real, "floor": null}
     table = [c.table_latency for c in cell.moves if c.table_latency is not None]
     moves = len(cell.moves)
     null_clicks = len(cell.null.items) if cell.null else 0
@@ -100,6 +101,18 @@ def cell_figures(cell: Cell) -> dict[str, Any]:
         "lag_flight_us": {
             "bot": [round(v * 1e6) for v in cell.lag_bot_flight],
             "floor": [round(v * 1e6) for v in cell.lag_floor_flight],
+        },
+        "loop_profile": {
+            phase: {
+                who: {
+                    "callbacks": len(took),
+                    "per_click": sum(took) / max(1, len(answered[phase])),
+                    "p99": percentile(took, 99),
+                    "max": max(took),
+                }
+                for who, took in by_who.items()
+            }
+            for phase, by_who in cell.loop_profile.items()
         },
         "bot_cpu_in_floor": cell.bot_cpu_in_floor,
         "bot_calls_in_floor": cell.bot_calls_in_floor,
@@ -408,7 +421,28 @@ def _harness_table(figures: list[dict[str, Any]]) -> list[str]:
             f"| {f['bot_cpu_in_floor'] * 1000:.0f} / {f['bot_calls_in_floor']} "
             f"| {f['seconds']:.0f} |"
         )
-    return [*out, ""]
+    out.append("")
+    profiled = [f for f in figures if f.get("loop_profile")]
+    if profiled:
+        out += [
+            "What held the event loop while a measured click awaited its answer "
+            "(`--loop-profile`: callbacks of 0.05 ms or more that began then, by where their "
+            "code lives; ms):",
+            "",
+            "| N | R/s | mode | bot's clicks or the floor's | who | callbacks "
+            "| per click answered | p99 | max |",
+            "|---:|---:|---|---|---|---:|---:|---:|---:|",
+        ]
+        for f in profiled:
+            for phase, by_who in f["loop_profile"].items():
+                for who, v in sorted(by_who.items(), key=lambda kv: -kv[1]["per_click"]):
+                    out.append(
+                        f"| {f['n']} | {f['rate']:g} | {f['mode']} | {phase} | {who} "
+                        f"| {v['callbacks']} | {ms(v['per_click'])} | {ms(v['p99'])} "
+                        f"| {ms(v['max'])} |"
+                    )
+        out.append("")
+    return out
 
 
 def _error_table(figures: list[dict[str, Any]]) -> list[str]:

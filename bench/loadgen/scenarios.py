@@ -39,7 +39,7 @@ from bench.loadgen.gamedb import (
     fill_stored_games,
     fresh_schema,
 )
-from bench.loadgen.looplag import LoopLag
+from bench.loadgen.looplag import LoopLag, LoopProfile
 from bench.loadgen.policy import Move, choose, control_for
 from bench.loadgen.proc import REPO_ROOT, BotProcess, remove_database
 from bench.loadgen.stats import rest_by_move_route, rest_routes, tracebacks, went_wrong
@@ -70,6 +70,7 @@ class Options:
     alternate: bool = False
     # The driver's blocking work waits while a click awaits its answer (Driver.gate).
     gate: bool = True
+    loop_profile: bool = False  # time every callback of the event loop, by who runs it
 
 
 @dataclass
@@ -144,6 +145,9 @@ class Cell:
     # mode; nothing when it is paused): CPU seconds, REST calls.
     bot_cpu_in_floor: float = 0.0
     bot_calls_in_floor: int = 0
+    # With `loop_profile`: the callbacks that began while a measured click awaited its answer,
+    # by phase ("bot", "floor") and who ran them: their durations (seconds).
+    loop_profile: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     @property
     def moves(self) -> list[Click]:
@@ -363,6 +367,9 @@ async def run_cell(pair: Pair, driver: Driver, n: int, rate: float, opts: Option
     gc.disable()
     driver.gate = opts.gate
     pair.lag.start()
+    profile = LoopProfile() if opts.loop_profile else None
+    if profile is not None:
+        profile.start()
     started = time.monotonic()
     try:
         if opts.alternate:
@@ -376,13 +383,26 @@ async def run_cell(pair: Pair, driver: Driver, n: int, rate: float, opts: Option
             (c.sent_at, c.sent_at + c.latency) for c in cell.measured if c.latency is not None
         )
         items = cell.null.items if cell.null else []
-        cell.lag_floor_flight = lag.in_flight(
+        floor_flights = [
             (i.ix.dispatched_at, i.ix.dispatched_at + i.latency)
             for i in items
             if i.ix is not None and i.latency is not None
-        )
+        ]
+        cell.lag_floor_flight = lag.in_flight(floor_flights)
+        if profile is not None:
+            profile.stop()
+            cell.loop_profile = {
+                "bot": profile.in_flight(
+                    (c.sent_at, c.sent_at + c.latency)
+                    for c in cell.measured
+                    if c.latency is not None
+                ),
+                "floor": profile.in_flight(floor_flights),
+            }
         return cell
     finally:
+        if profile is not None:
+            profile.stop()
         pair.lag.stop()
         driver.gate = False
         gc.enable()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bench.loadgen.looplag import LoopLag
+from bench.loadgen.looplag import LoopLag, LoopProfile
 
 
 async def test_a_blocked_loop_shows_as_one_late_sample_and_in_the_flights_around_it() -> None:
@@ -37,3 +37,22 @@ async def test_stopped_it_takes_no_more_samples() -> None:
     taken = lag.mark()
     await asyncio.sleep(0.02)
     assert taken > 3 and lag.mark() == taken
+
+
+async def test_the_profile_times_each_callback_by_who_ran_it_and_then_lets_go() -> None:
+    original = asyncio.events.Handle._run
+    profile = LoopProfile()
+    profile.start()
+
+    async def blocker() -> None:
+        time.sleep(0.01)
+
+    began = time.monotonic()
+    await asyncio.create_task(blocker())
+    await asyncio.sleep(0.01)
+    profile.stop()
+
+    assert asyncio.events.Handle._run is original
+    found = profile.in_flight([(began, time.monotonic())])
+    assert max(found["other"]) >= 0.009  # a task of this file: neither driver nor fake
+    assert profile.in_flight([(began - 10, began - 5)]) == {}
