@@ -55,7 +55,9 @@ class Options:
     bot_env: dict[str, str] = field(default_factory=dict)
     seed: int = 1
     clicks: int = 1000
-    warmup: int = 100  # clicks before each measured window (replayed unmeasured too)
+    # The floor's unmeasured warm-up: the last `warmup` clicks of the real bot's warm-up,
+    # replayed before the measured ones (with `alternate`: the warm-up of both, each cell).
+    warmup: int = 100
     setup_rate: float = 40.0  # set-up clicks per second at most...
     setup_inflight: int = 6  # ...and at most this many waiting for their answer
     postgresql: str = ""  # a PostgreSQL server's URL: the bot stores games there, not SQLite
@@ -240,8 +242,9 @@ async def run_size(
     n: int, rates: list[float], opts: Options, *, rate_429: float | None, progress: bool = True
 ) -> SizeResult:
     """Both bots stay connected to one fake; the fake's dispatches are routed to one or the
-    other in turns (a block of clicks to the real bot, the same block to the floor), so both
-    meet the same background load of this shared machine."""
+    other: per rate, the real bot's clicks, then the same clicks to the floor while the real
+    bot is paused (`run_cell`; with `alternate`, in turns of about 3 s, so both meet the same
+    background load of this shared machine)."""
     fake, layout = make_world(n, opts.world)
     workdir = size_workdir(opts.workdir, n)
     # The bot's deals follow the seed too (run_bot.py), so runs differ only in their timing.
@@ -345,7 +348,7 @@ class Pair:
 
 
 def block_size(rate: float) -> int:
-    """Clicks per turn of each bot: about 3 s of clicking, at least 50 clicks."""
+    """Clicks per turn of each bot with `alternate`: about 3 s of clicking, at least 50."""
     return max(50, round(rate * 3))
 
 
