@@ -14,11 +14,12 @@ clicks can be replayed against the do-nothing bot (`replay`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -587,6 +588,16 @@ class Driver:
         at once, without yielding, when the gate is off or nothing is in flight."""
         while self.gate and self.flying:
             await self._quiet.wait()
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """With `gate` on: no blocking work of the driver's while this lasts, as if a click
+        were in flight throughout (the floor's replay is measured meanwhile)."""
+        self._took_off()
+        try:
+            yield
+        finally:
+            self._landed()
 
     def _took_off(self) -> None:
         self.flying += 1

@@ -517,7 +517,8 @@ async def _run_cell_continuous(
         def measure() -> None:
             marks.append(Marks.now(fake, null, lag, bot))
 
-        done = await replay(fake, clicks, offsets=offsets, mark=(first_measured, measure))
+        with driver.frozen():
+            done = await replay(fake, clicks, offsets=offsets, mark=(first_measured, measure))
         null_end = Marks.now(fake, null, lag, bot)
         measured = {id(c) for c in block}
         done.items = [i for i in done.items if id(i.click) in measured]
@@ -544,7 +545,8 @@ async def _run_cell_alternate(
     warm_seconds = time.monotonic() - beat
     await driver.settle()
     pair.to_null()
-    await replay(fake, warm)
+    with driver.frozen():
+        await replay(fake, warm)
     pair.to_real()
     driver.issues.clear()
     cell = Cell(n, rate, warm, [], mode="alternate", warm_seconds=warm_seconds)
@@ -577,7 +579,8 @@ async def _run_cell_alternate(
         collect_garbage()
         log_start = null.log_size()
         null_start = Marks.now(fake, null, lag, bot)
-        done = await replay(fake, block)
+        with driver.frozen():
+            done = await replay(fake, block)
         null_end = Marks.now(fake, null, lag, bot)
         pair.to_real()
         _count_floor(cell, fake, lag, done, null_start, null_end)

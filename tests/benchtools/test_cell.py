@@ -241,3 +241,16 @@ async def test_replay_marks_the_first_measured_click() -> None:
         mark=(2, lambda: seen.append(len(floor.clicks))),  # type: ignore[arg-type]
     )
     assert seen == [2] and len(done.items) == 4
+
+
+async def test_a_frozen_driver_does_no_blocking_work_until_thawed() -> None:
+    _, driver, _, _ = world(slots=0)
+    driver.gate = True
+    with driver.frozen():
+        waiting = asyncio.create_task(driver.quiet())
+        await asyncio.sleep(0.02)
+        assert not waiting.done()
+    await asyncio.wait_for(waiting, 1)
+    driver.gate = False
+    with driver.frozen():
+        await asyncio.wait_for(driver.quiet(), 1)  # the gate off: nothing waits
