@@ -16,7 +16,7 @@ The very same clicks go to bench/nullbot.py (one DynamicItem answering every cli
 deferred update), at the same offsets, on bot-authored copies of the same messages: the floor of
 discord.py plus the fake on this machine. Both bots stay connected to the fake, which routes its
 dispatches to one or the other. Per (N, R) the real bot is clicked continuously at R: an
-unmeasured warm-up (`--warmup-seconds`, 45 s: its turn reminders and other wall-clock timers
+unmeasured warm-up (`--warmup-seconds`, 90 s: its turn reminders and other wall-clock timers
 reach the steady state of that pace), then the measured clicks on the same beat; its CPU and
 REST calls are counted over exactly their time (clicks / R seconds from the first). Then the
 real bot is paused (SIGSTOP: it neither runs nor loads the machine) while the floor replays the
@@ -82,10 +82,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--warmup-seconds",
         type=float,
-        default=45.0,
+        default=90.0,
         help="the real bot's unmeasured warm-up at R before the measured clicks, continuous "
-        "with them (default 45: reminders, posted 20 s into an unplayed turn, and their "
-        "deletes reach a steady state); not with --alternate",
+        "with them (default 90: at N=500, 50/s, reminders, posted 20 s into an unplayed "
+        "turn, reach their steady rate by then, their deletes nearly; 45 s counts about "
+        "0.1 call per move fewer); not with --alternate",
     )
     parser.add_argument(
         "--alternate",

@@ -68,7 +68,7 @@ class Options:
     phases: bool = False  # the bot writes where each move's answer goes (RUN_BOT_PHASES)
     # Continuous clicking (default): the real bot's unmeasured warm-up at R, in seconds; the
     # floor replays the last `warmup` clicks of it. `alternate`: the old 3 s blocks in turns.
-    warmup_seconds: float = 45.0
+    warmup_seconds: float = 90.0
     alternate: bool = False
     # The driver's blocking work waits while a click awaits its answer (Driver.gate).
     gate: bool = True
