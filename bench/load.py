@@ -82,11 +82,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--warmup-seconds",
         type=float,
-        default=90.0,
         help="the real bot's unmeasured warm-up at R before the measured clicks, continuous "
-        "with them (default 90: at N=500, 50/s, reminders, posted 20 s into an unplayed "
-        "turn, reach their steady rate by then, their deletes nearly; 45 s counts about "
-        "0.1 call per move fewer); not with --alternate",
+        "with them (default 90, 10 with --quick: at N=500, 50/s, reminders, posted 20 s into "
+        "an unplayed turn, reach their steady rate by then, their deletes nearly; 45 s "
+        "counts about 0.1 call per move fewer); not with --alternate",
     )
     parser.add_argument(
         "--alternate",
@@ -158,6 +157,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.rates = args.rates or list(QUICK_RATES if quick else DEFAULT_RATES)
     args.clicks = args.clicks or (300 if quick else 1000)
     args.warmup = args.warmup if args.warmup is not None else (40 if quick else 100)
+    if args.warmup_seconds is None:
+        args.warmup_seconds = 10.0 if quick else 90.0
     args.rate_429 = args.rate_429 or (20.0 if quick else 50.0)
     args.stored = args.stored if args.stored is not None else (2000 if quick else 10_000)
     args.stored_active = args.stored_active if args.stored_active is not None else args.stored // 10
