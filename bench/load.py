@@ -1,7 +1,7 @@
 """Load benchmark: the real bot.py under many live games, against a do-nothing bot's floor.
 
     .venv/bin/python bench/load.py             # N in {50, 500}, R in {10, 50, 100} (~13 min)
-    .venv/bin/python bench/load.py --quick     # N=20, R in {20, 50}: about a minute
+    .venv/bin/python bench/load.py --quick     # N=20, R in {20, 50}: under two minutes
     .venv/bin/python bench/load.py --sizes 50 --rates 50 --bot-env NUDGE_AFTER_SECONDS=3600
 
 The real bot runs as a subprocess (through tests/fakediscord/run_bot.py) against the wire-level
@@ -69,7 +69,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="small sizes: about a minute")
+    parser.add_argument("--quick", action="store_true", help="small sizes: under two minutes")
     parser.add_argument("--sizes", type=int, nargs="+", help="numbers of live games (N)")
     parser.add_argument("--rates", type=float, nargs="+", help="clicks per second (R)")
     parser.add_argument("--clicks", type=int, help="measured clicks per (N, R) (default 1000)")
