@@ -1,7 +1,7 @@
 """Load benchmark: the real bot.py under many live games, against a do-nothing bot's floor.
 
     .venv/bin/python bench/load.py             # N in {50, 500}, R in {10, 50, 100} (~13 min)
-    .venv/bin/python bench/load.py --quick     # N=20, R in {20, 50}: about a minute
+    .venv/bin/python bench/load.py --quick     # N=20, R in {20, 50}: under two minutes
     .venv/bin/python bench/load.py --sizes 50 --rates 50 --bot-env NUDGE_AFTER_SECONDS=3600
 
 The real bot runs as a subprocess (through tests/fakediscord/run_bot.py) against the wire-level
@@ -15,8 +15,20 @@ is a black box: its database is only read (read-only) to know whose turn it is.
 The very same clicks go to bench/nullbot.py (one DynamicItem answering every click with a
 deferred update), at the same offsets, on bot-authored copies of the same messages: the floor of
 discord.py plus the fake on this machine. Both bots stay connected to the fake, which routes its
-dispatches to one, then the other, block by block (about 3 s of clicks each), so both meet the
-same background load of this shared machine; each bot's turn starts once the other is idle.
+dispatches to one or the other. Per (N, R) the real bot is clicked continuously at R: an
+unmeasured warm-up (`--warmup-seconds`, 90 s: its turn reminders and other wall-clock timers
+reach the steady state of that pace), then the measured clicks on the same beat; its CPU and
+REST calls are counted over exactly their time (clicks / R seconds from the first). Then the
+real bot is paused (SIGSTOP: it neither runs nor loads the machine) while the floor replays the
+last `--warmup` warm-up clicks (unmeasured) and the measured ones, and resumed (SIGCONT) after.
+`--alternate` is the harness before: blocks of about 3 s, real bot then floor in turns, each
+window of the real bot ending once it is idle (it sees rate R less than half the time).
+
+The benchmark's event loop runs the fake, the click driver and the floor's replay; the fake
+stamps each answer on it. While a click awaits its answer the driver does no blocking work
+(reading the bot's database, loading a game, the policy): it waits until no click is in flight
+(`--prepare-in-flight`: as before, any time). How late that loop ran a 2 ms timer is reported
+for the real bot's and the floor's windows.
 
 Reported per (N, R): click-to-answer percentiles of both bots and their ratio (for p99 with a
 bootstrap interval: how much of a p99 is which clicks happened to be slow), click-to-table-
@@ -57,11 +69,38 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="small sizes: about a minute")
+    parser.add_argument("--quick", action="store_true", help="small sizes: under two minutes")
     parser.add_argument("--sizes", type=int, nargs="+", help="numbers of live games (N)")
     parser.add_argument("--rates", type=float, nargs="+", help="clicks per second (R)")
     parser.add_argument("--clicks", type=int, help="measured clicks per (N, R) (default 1000)")
-    parser.add_argument("--warmup", type=int, help="unmeasured clicks before each window")
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        help="unmeasured clicks the floor replays before its measured ones (its warm-up; "
+        "default 100); with --alternate, the unmeasured clicks before each cell, both bots",
+    )
+    parser.add_argument(
+        "--warmup-seconds",
+        type=float,
+        help="the real bot's unmeasured warm-up at R before the measured clicks, continuous "
+        "with them (default 90, 10 with --quick). Reminders, posted 20 s into an unplayed "
+        "turn, take a while to settle: at N=500, 50/s, 0.22-0.26 posted per move after 45 s "
+        "(nine runs), 0.26-0.31 after 90 or 180 s (three). Not with --alternate",
+    )
+    parser.add_argument(
+        "--alternate",
+        action="store_true",
+        help="the harness before: the real bot and the floor clicked in turns, blocks of "
+        "about 3 s (the real bot sees rate R under half the time; its timers fire as at a "
+        "slower pace and its leftover work runs during the floor's turns)",
+    )
+    parser.add_argument(
+        "--prepare-in-flight",
+        action="store_true",
+        help="the harness before: the driver prepares the next clicks (database reads, the "
+        "policy) on the fake's event loop even while a click awaits its answer, delaying "
+        "the stamp of the real bot's answers",
+    )
     parser.add_argument(
         "--seed", type=int, default=1, help="seed of the click policy and of the bot's deals"
     )
@@ -104,6 +143,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the bot stamps each step of an applied move's click path (RUN_BOT_PHASES): "
         "where its answer time goes, beside the floor's",
     )
+    parser.add_argument(
+        "--loop-profile",
+        action="store_true",
+        help="time every callback of the benchmark's event loop and report, for the clicks "
+        "in flight, how long the driver, the fake and the rest held the loop (costs a "
+        "little time per callback, in both bots' windows alike)",
+    )
     parser.add_argument("--verbose", action="store_true", help="log the driver's issues")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -111,6 +157,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args.rates = args.rates or list(QUICK_RATES if quick else DEFAULT_RATES)
     args.clicks = args.clicks or (300 if quick else 1000)
     args.warmup = args.warmup if args.warmup is not None else (40 if quick else 100)
+    if args.warmup_seconds is None:
+        args.warmup_seconds = 10.0 if quick else 90.0
     args.rate_429 = args.rate_429 or (20.0 if quick else 50.0)
     args.stored = args.stored if args.stored is not None else (2000 if quick else 10_000)
     args.stored_active = args.stored_active if args.stored_active is not None else args.stored // 10
@@ -130,6 +178,10 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> dict:
         warmup=args.warmup,
         world=max(args.sizes or [0]),
         phases=args.phases,
+        warmup_seconds=args.warmup_seconds,
+        alternate=args.alternate,
+        gate=not args.prepare_in_flight,
+        loop_profile=args.loop_profile,
     )
     if args.bot_root is not None:
         opts.bot_root = args.bot_root.resolve()

@@ -14,11 +14,12 @@ clicks can be replayed against the do-nothing bot (`replay`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -157,6 +158,7 @@ class Slot:
 
     async def prepare(self) -> None:
         """Sets `pending` to the first click of the next move (or of a new game)."""
+        await self.driver.quiet()
         reader = self.driver.reader
         if self.game_id is None:
             found = reader.open_game(self.channel_id)
@@ -177,6 +179,7 @@ class Slot:
         if self.table_version < snap.version:
             if await self.wait_table(snap.version) is None:
                 self.issue(f"game {self.game_id}: table never showed version {snap.version}")
+            await self.driver.quiet()
         game = snap.game()
         move = choose(self.rng, self.kind, game)
         if move is None:
@@ -256,6 +259,7 @@ class Slot:
         if shown != (self.game_id, version):
             if not await self.driver.wait_dm(dm_id, version, DM_WAIT):
                 return None
+            await self.driver.quiet()  # the caller reads the DM's buttons next
         return message, version
 
     def navigate(self, message: FakeMessage, user: int, drawn: int | None = None) -> bool:
@@ -488,6 +492,13 @@ class Driver:
         self._tasks: set[asyncio.Task[None]] = set()
         self._work: dict[asyncio.Task[None], Any] = {}  # each task's coroutine, to close
         self.inflight = 0  # clicks fired whose answer (and table, and next step) is pending
+        # Clicks dispatched whose answer has not arrived. With `gate` on, the slots' blocking
+        # work (reading the bot's database, loading the game, the policy) waits until none is
+        # (`quiet`): it shares the event loop with the fake, which stamps the answers.
+        self.flying = 0
+        self.gate = False
+        self._quiet = asyncio.Event()
+        self._quiet.set()
         self.hold_live = False  # while games are being set up, live ones wait in `_held`
         self._held: list[Slot] = []
         self._dm_waiters: dict[int, list[tuple[int, asyncio.Future[None]]]] = {}
@@ -587,6 +598,32 @@ class Driver:
             if not waiting:
                 self._dm_waiters.pop(message_id, None)
 
+    async def quiet(self) -> None:
+        """With `gate` on: returns once no click awaits its answer, so the synchronous work
+        that follows (up to the caller's next await) cannot delay an answer's stamp. Returns
+        at once, without yielding, when the gate is off or nothing is in flight."""
+        while self.gate and self.flying:
+            await self._quiet.wait()
+
+    @contextlib.contextmanager
+    def frozen(self) -> Iterator[None]:
+        """With `gate` on: no blocking work of the driver's while this lasts, as if a click
+        were in flight throughout (the floor's replay is measured meanwhile)."""
+        self._took_off()
+        try:
+            yield
+        finally:
+            self._landed()
+
+    def _took_off(self) -> None:
+        self.flying += 1
+        self._quiet.clear()
+
+    def _landed(self) -> None:
+        self.flying -= 1
+        if not self.flying:
+            self._quiet.set()
+
     # -- the ready queue -----------------------------------------------------------------------
     def make_ready(self, slot: Slot) -> None:
         if slot.excluded:
@@ -677,10 +714,13 @@ class Driver:
         except TimeoutError:
             rec = None
             click.note = "unanswered" + (f" (refused {ix.refused})" if ix.refused else "")
+        finally:
+            self._landed()
         if rec is not None:
             click.latency = rec.elapsed
             click.answer = rec.type
         try:
+            await self.quiet()  # what follows reads the bot's database
             await slot.answered(click, rec)
         finally:
             self.inflight -= 1
@@ -694,12 +734,14 @@ class Driver:
         until: Callable[[], bool] | None = None,
         record: list[Click] | None = None,
         max_inflight: int | None = None,
+        start: float | None = None,
     ) -> tuple[float, int]:
         """Fires ready slots' clicks at `rate` per second until `count` clicks, `duration`
         seconds or `until()`; with `max_inflight`, never more clicks than that waiting for
-        their answer (a closed loop, for the unmeasured set-up). Returns (elapsed seconds,
-        clicks fired late by over 10 ms)."""
-        start = time.monotonic()
+        their answer (a closed loop, for the unmeasured set-up). The k-th click is due at
+        `start` (default: now) + k / rate, so a run can continue another's beat. Returns
+        (elapsed seconds, clicks fired late by over 10 ms)."""
+        start = time.monotonic() if start is None else start
         fired = late = 0
         while True:
             if max_inflight is not None:
@@ -734,8 +776,10 @@ class Driver:
             slot.pending = None
             if time.monotonic() - due > 0.010:
                 late += 1
+            self._took_off()
             ix = await self.fire(click)
             if ix is None:
+                self._landed()
                 self.spawn(slot.prepare())
                 continue
             click.at = click.sent_at - start
@@ -767,13 +811,24 @@ class ReplayResult:
     late: int = 0
 
 
-async def replay(fake: FakeDiscord, clicks: list[Click]) -> ReplayResult:
+async def replay(
+    fake: FakeDiscord,
+    clicks: list[Click],
+    *,
+    offsets: list[float] | None = None,
+    mark: tuple[int, Callable[[], None]] | None = None,
+) -> ReplayResult:
     """Clicks copies of the recorded messages (bot-authored, same custom ids, same channels and
-    visibility) at the recorded offsets. Slash commands are not replayed (their slot idles)."""
+    visibility) at the recorded offsets (`click.at`, or `offsets`: one per click, seconds from
+    the replay's start). Slash commands are not replayed (their slot idles). `mark`: (i, f),
+    f() is called just before the first click at index i or later is sent (a measured window
+    begins there)."""
     result = ReplayResult()
     copies: list[tuple[Replayed, int]] = []
+    at: dict[int, float] = {}
+    index: dict[int, int] = {}
     observers, fake.observers = fake.observers, []  # copies are not the tables being watched
-    for click in clicks:
+    for i, click in enumerate(clicks):
         if click.kind == "slash" or click.shot is None:
             continue
         shot = click.shot
@@ -788,15 +843,20 @@ async def replay(fake: FakeDiscord, clicks: list[Click]) -> ReplayResult:
         item = Replayed(click)
         result.items.append(item)
         copies.append((item, message.id))
+        at[id(item)] = click.at if offsets is None else offsets[i]
+        index[id(item)] = i
     fake.observers = observers
     start = time.monotonic()
     waits = []
     for item, message_id in copies:
         click = item.click
-        due = start + click.at
+        due = start + at[id(item)]
         delay = due - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
+        if mark is not None and index[id(item)] >= mark[0]:
+            mark[1]()
+            mark = None
         if time.monotonic() - due > 0.010:
             result.late += 1
         assert click.custom_id is not None

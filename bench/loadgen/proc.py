@@ -38,6 +38,26 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime (fields 14, 15)
 
 
+def process_state(pid: int) -> str:
+    """The process's state letter from /proc/<pid>/stat: R running, S sleeping, T stopped..."""
+    raw = Path(f"/proc/{pid}/stat").read_text()
+    return raw[raw.rindex(")") + 2 :].split()[0]
+
+
+def pause(pid: int, timeout: float = 2.0) -> None:
+    """SIGSTOP, and wait until the kernel shows the process stopped: from then on it uses no
+    CPU at all (its timers fall due meanwhile and fire when it is resumed)."""
+    os.kill(pid, signal.SIGSTOP)
+    deadline = time.monotonic() + timeout
+    while process_state(pid) not in ("T", "t") and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def resume(pid: int) -> None:
+    """SIGCONT: the process runs again where it stopped."""
+    os.kill(pid, signal.SIGCONT)
+
+
 def rss_bytes(pid: int) -> int:
     """Resident set size of a process, from /proc/<pid>/statm."""
     return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_SIZE
@@ -78,6 +98,7 @@ class BotProcess:
         self.spawned_at = 0.0
         self.session_id: str | None = None  # its gateway session on the fake
         self._identified = 0
+        self.paused = False
 
     @property
     def pid(self) -> int:
@@ -129,6 +150,21 @@ class BotProcess:
     def cpu(self) -> float:
         return cpu_seconds(self.pid)
 
+    def pause(self) -> None:
+        """Stops the process (SIGSTOP) so it neither runs nor loads the machine: the benchmark
+        measures the floor meanwhile. The fake does not drop a gateway client that sends no
+        heartbeat, and discord.py only reconnects after 60 s without receiving anything
+        (`heartbeat_timeout`), so a pause of a few tens of seconds is resumed cleanly."""
+        if self.alive() and not self.paused:
+            pause(self.pid)
+            self.paused = True
+
+    def resume(self) -> None:
+        if self.paused:
+            self.paused = False
+            if self.alive():
+                resume(self.pid)
+
     def rss(self) -> int:
         return rss_bytes(self.pid)
 
@@ -169,6 +205,7 @@ class BotProcess:
         """SIGTERM (discord.py closes cleanly), then SIGKILL if it lingers."""
         if self.proc is None or self.proc.returncode is not None:
             return
+        self.resume()
         self.proc.send_signal(signal.SIGTERM)
         try:
             await asyncio.wait_for(self.proc.wait(), 10)

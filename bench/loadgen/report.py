@@ -29,6 +29,7 @@ def _latencies(cell: Cell) -> tuple[list[float], list[float]]:
 
 def cell_figures(cell: Cell) -> dict[str, Any]:
     real, null = _latencies(cell)
+    answered = {"bot": real, "floor": null}
     table = [c.table_latency for c in cell.moves if c.table_latency is not None]
     moves = len(cell.moves)
     null_clicks = len(cell.null.items) if cell.null else 0
@@ -80,6 +81,41 @@ def cell_figures(cell: Cell) -> dict[str, Any]:
         "null_tracebacks": dict(cell.null_tracebacks),
         "issues": dict(cell.issues),
         "clicks_by_kind": dict(Counter(f"{c.kind}/{c.route}" for c in cell.clicks)),
+        "mode": cell.mode,
+        "gated": cell.gated,
+        "warm_seconds": cell.warm_seconds,
+        "warm_clicks": len(cell.warm),
+        "seconds": cell.seconds,
+        "wall": cell.wall,
+        "null_wall": cell.null_wall,
+        "lag": {
+            name: {q: percentile(values, q) for q in (50, 99, 100)} | {"samples": len(values)}
+            for name, values in (
+                ("bot", cell.lag_bot),
+                ("floor", cell.lag_floor),
+                ("bot_flight", cell.lag_bot_flight),
+                ("floor_flight", cell.lag_floor_flight),
+            )
+        },
+        # The samples due while a click awaited its answer, in µs, to pool runs.
+        "lag_flight_us": {
+            "bot": [round(v * 1e6) for v in cell.lag_bot_flight],
+            "floor": [round(v * 1e6) for v in cell.lag_floor_flight],
+        },
+        "loop_profile": {
+            phase: {
+                who: {
+                    "callbacks": len(took),
+                    "per_click": sum(took) / max(1, len(answered[phase])),
+                    "p99": percentile(took, 99),
+                    "max": max(took),
+                }
+                for who, took in by_who.items()
+            }
+            for phase, by_who in cell.loop_profile.items()
+        },
+        "bot_cpu_in_floor": cell.bot_cpu_in_floor,
+        "bot_calls_in_floor": cell.bot_calls_in_floor,
     }
 
 
@@ -97,6 +133,7 @@ def render(command: str, args: argparse.Namespace, results: dict[str, Any]) -> s
     out += _rest_table(figures)
     out += _move_route_table(figures)
     out += _error_table(figures)
+    out += _harness_table(figures)
     out += _phase_table(sizes)
     results_429 = [s.result_429 for s in sizes if s.result_429 is not None]
     for r in results_429:
@@ -117,12 +154,25 @@ def _header(command: str, args: argparse.Namespace, results: dict[str, Any]) -> 
         f"{os.cpu_count()} CPUs shared with other work (load average "
         f"{results['load'][0]:.1f} at the start, {results['load'][1]:.1f} at the end); "
         f"{results['seconds']:.0f} s in all. Database: {results.get('database', 'SQLite')}. "
-        f"{args.clicks} measured clicks per (N, R) after {args.warmup} warm-up clicks; "
+        f"{args.clicks} measured clicks per (N, R) after {_warmup(args)}; "
         f"seed {args.seed} (the click policy and the bot's deals). Times in ms; the do-nothing "
         "bot (`bench/nullbot.py`) gets the same clicks "
         "on copies of the same messages at the same offsets.",
         "",
     ]
+
+
+def _warmup(args: argparse.Namespace) -> str:
+    if getattr(args, "alternate", False):
+        return (
+            f"{args.warmup} warm-up clicks, the real bot and the floor in turns (blocks of "
+            "about 3 s; `--alternate`)"
+        )
+    return (
+        f"a warm-up of {args.warmup_seconds:g} s at R, continuous with them (the floor, "
+        f"while the real bot is paused, replays its last {args.warmup} clicks and the "
+        "measured ones)"
+    )
 
 
 def _describe_tree(root: Path) -> str:
@@ -340,6 +390,59 @@ def _phase_table(sizes: list[SizeResult]) -> list[str]:
             f"| {ms(percentile(values, 90))} | {ms(percentile(values, 99))} |"
         )
     return [*out, ""]
+
+
+def _harness_table(figures: list[dict[str, Any]]) -> list[str]:
+    out = [
+        "### What the harness did",
+        "",
+        "Loop lag: how late the benchmark's event loop (the fake, the driver, the replay) ran a "
+        "2 ms timer, p50 / p99 / max in ms, over each bot's measured window and over the "
+        "moments a measured click awaited its answer. The real bot's work during the floor's "
+        "measurement: its CPU and REST calls then (none when it is paused).",
+        "",
+        "| N | R/s | mode | driver waits for answers | warm-up (s) | bot window (s) "
+        "| floor window (s) | loop lag, bot window | floor window | bot clicks in flight "
+        "| floor clicks in flight | real bot during the floor: CPU (ms) / calls "
+        "| cell (s) |",
+        "|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+
+    def lag(f: dict[str, Any], name: str) -> str:
+        v = f["lag"][name]
+        return f"{ms(v[50])} / {ms(v[99])} / {ms(v[100])}"
+
+    for f in figures:
+        out.append(
+            f"| {f['n']} | {f['rate']:g} | {f['mode']} | {'yes' if f['gated'] else 'no'} "
+            f"| {f['warm_seconds']:.1f} | {f['wall']:.1f} | {f['null_wall']:.1f} "
+            f"| {lag(f, 'bot')} | {lag(f, 'floor')} | {lag(f, 'bot_flight')} "
+            f"| {lag(f, 'floor_flight')} "
+            f"| {f['bot_cpu_in_floor'] * 1000:.0f} / {f['bot_calls_in_floor']} "
+            f"| {f['seconds']:.0f} |"
+        )
+    out.append("")
+    profiled = [f for f in figures if f.get("loop_profile")]
+    if profiled:
+        out += [
+            "What held the event loop while a measured click awaited its answer "
+            "(`--loop-profile`: callbacks of 0.05 ms or more that began then, by where their "
+            "code lives; ms):",
+            "",
+            "| N | R/s | mode | bot's clicks or the floor's | who | callbacks "
+            "| per click answered | p99 | max |",
+            "|---:|---:|---|---|---|---:|---:|---:|---:|",
+        ]
+        for f in profiled:
+            for phase, by_who in f["loop_profile"].items():
+                for who, v in sorted(by_who.items(), key=lambda kv: -kv[1]["per_click"]):
+                    out.append(
+                        f"| {f['n']} | {f['rate']:g} | {f['mode']} | {phase} | {who} "
+                        f"| {v['callbacks']} | {ms(v['per_click'])} | {ms(v['p99'])} "
+                        f"| {ms(v['max'])} |"
+                    )
+        out.append("")
+    return out
 
 
 def _error_table(figures: list[dict[str, Any]]) -> list[str]:

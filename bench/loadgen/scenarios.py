@@ -1,5 +1,16 @@
 """The benchmark's runs: N live games at rates R (real bot, then the same clicks against the
-do-nothing bot), one game's table edits answered 429, and start-up with a big database."""
+do-nothing bot), one game's table edits answered 429, and start-up with a big database.
+
+A cell (N, R), by default: the real bot is clicked continuously at R, a warm-up of
+`warmup_seconds` (unmeasured: the bot's wall-clock timers, turn reminders above all, reach
+their steady state) and then the measured clicks on the same beat; its CPU and REST calls are
+counted over exactly the measured clicks' time (count / R seconds from the first): in a steady
+state what the warm-up's work spills into it matches what the measured clicks' work spills out.
+Then the real bot is paused (SIGSTOP) and the floor replays the last `warmup` warm-up clicks
+(its own warm-up, unmeasured) and the measured clicks at their offsets; the real bot resumes
+(SIGCONT) afterwards. With `alternate` (the harness before): blocks of about 3 s, real bot then
+floor, in turns, each window ending once the real bot is idle.
+"""
 
 from __future__ import annotations
 
@@ -28,6 +39,7 @@ from bench.loadgen.gamedb import (
     fill_stored_games,
     fresh_schema,
 )
+from bench.loadgen.looplag import LoopLag, LoopProfile
 from bench.loadgen.policy import Move, choose, control_for
 from bench.loadgen.proc import REPO_ROOT, BotProcess, remove_database
 from bench.loadgen.stats import rest_by_move_route, rest_routes, tracebacks, went_wrong
@@ -43,7 +55,9 @@ class Options:
     bot_env: dict[str, str] = field(default_factory=dict)
     seed: int = 1
     clicks: int = 1000
-    warmup: int = 100  # clicks before each measured window (replayed unmeasured too)
+    # The floor's unmeasured warm-up: the last `warmup` clicks of the real bot's warm-up,
+    # replayed before the measured ones (with `alternate`: the warm-up of both, each cell).
+    warmup: int = 100
     setup_rate: float = 40.0  # set-up clicks per second at most...
     setup_inflight: int = 6  # ...and at most this many waiting for their answer
     postgresql: str = ""  # a PostgreSQL server's URL: the bot stores games there, not SQLite
@@ -52,6 +66,13 @@ class Options:
     # for discord.py to parse and cache at log-in. 0: exactly N.
     world: int = 0
     phases: bool = False  # the bot writes where each move's answer goes (RUN_BOT_PHASES)
+    # Continuous clicking (default): the real bot's unmeasured warm-up at R, in seconds; the
+    # floor replays the last `warmup` clicks of it. `alternate`: the old 3 s blocks in turns.
+    warmup_seconds: float = 90.0
+    alternate: bool = False
+    # The driver's blocking work waits while a click awaits its answer (Driver.gate).
+    gate: bool = True
+    loop_profile: bool = False  # time every callback of the event loop, by who runs it
 
 
 @dataclass
@@ -64,9 +85,17 @@ class Marks:
     wall: float
     log: int
     message_id: int
+    lag: int = 0  # index into the loop monitor's samples
+    other_cpu: float = 0.0  # the other bot's CPU (the one not measured now)
 
     @classmethod
-    def now(cls, fake: FakeDiscord, bot: BotProcess) -> Marks:
+    def now(
+        cls,
+        fake: FakeDiscord,
+        bot: BotProcess,
+        lag: LoopLag | None = None,
+        other: BotProcess | None = None,
+    ) -> Marks:
         return cls(
             len(fake.requests),
             bot.cpu(),
@@ -74,6 +103,8 @@ class Marks:
             time.monotonic(),
             bot.log_size(),
             max(fake.messages, default=0),
+            lag.mark() if lag is not None else 0,
+            other.cpu() if other is not None else 0.0,
         )
 
 
@@ -102,6 +133,23 @@ class Cell:
     null_own_cpu: float = 0.0
     null_wall: float = 0.0
     null_tracebacks: Counter[str] = field(default_factory=Counter)
+    mode: str = "continuous"  # or "alternate"
+    gated: bool = True  # the driver's blocking work waited while a click was in flight
+    warm_seconds: float = 0.0  # the real bot's warm-up, in wall time
+    seconds: float = 0.0  # the whole cell, wall time
+    # How late the event loop ran a timer (seconds), in the real bot's windows and the floor's.
+    lag_bot: list[float] = field(default_factory=list)
+    lag_floor: list[float] = field(default_factory=list)
+    # The same, only those due while a measured click awaited its answer.
+    lag_bot_flight: list[float] = field(default_factory=list)
+    lag_floor_flight: list[float] = field(default_factory=list)
+    # What the real bot did while the floor was measured (its leftover work in the alternating
+    # mode; nothing when it is paused): CPU seconds, REST calls.
+    bot_cpu_in_floor: float = 0.0
+    bot_calls_in_floor: int = 0
+    # With `loop_profile`: the callbacks that began while a measured click awaited its answer,
+    # by phase ("bot", "floor") and who ran them: their durations (seconds).
+    loop_profile: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     @property
     def moves(self) -> list[Click]:
@@ -194,8 +242,9 @@ async def run_size(
     n: int, rates: list[float], opts: Options, *, rate_429: float | None, progress: bool = True
 ) -> SizeResult:
     """Both bots stay connected to one fake; the fake's dispatches are routed to one or the
-    other in turns (a block of clicks to the real bot, the same block to the floor), so both
-    meet the same background load of this shared machine."""
+    other: per rate, the real bot's clicks, then the same clicks to the floor while the real
+    bot is paused (`run_cell`; with `alternate`, in turns of about 3 s, so both meet the same
+    background load of this shared machine)."""
     fake, layout = make_world(n, opts.world)
     workdir = size_workdir(opts.workdir, n)
     # The bot's deals follow the seed too (run_bot.py), so runs differ only in their timing.
@@ -215,7 +264,7 @@ async def run_size(
             await null.start(commands=())
             real_session, null_session = bot.session_id, null.session_id
             assert real_session is not None and null_session is not None
-            pair = Pair(fake, bot, null, real_session, null_session)
+            pair = Pair(fake, bot, null, real_session, null_session, LoopLag())
             pair.to_real()
             rss_zero = await bot.settled_rss()
             reader = GameReader(env.get("DATABASE_URL") or bot.db_path)
@@ -246,7 +295,11 @@ async def run_size(
 
             cells = []
             for rate in rates:
-                _say(progress, f"N={n} R={rate:g}: {opts.warmup} warm-up + {opts.clicks} clicks")
+                if opts.alternate:
+                    warm = f"{opts.warmup} warm-up clicks"
+                else:
+                    warm = f"{warmup_clicks(rate, opts)} warm-up clicks ({opts.warmup} replayed)"
+                _say(progress, f"N={n} R={rate:g}: {warm} + {opts.clicks} clicks")
                 cells.append(await run_cell(pair, driver, n, rate, opts))
             await bot.idle()
             rss_live = await bot.settled_rss()
@@ -285,6 +338,7 @@ class Pair:
     null: BotProcess
     real_session: str
     null_session: str
+    lag: LoopLag = field(default_factory=LoopLag)
 
     def to_real(self) -> None:
         self.fake.route_to(self.real_session)
@@ -294,7 +348,7 @@ class Pair:
 
 
 def block_size(rate: float) -> int:
-    """Clicks per turn of each bot: about 3 s of clicking, at least 50 clicks."""
+    """Clicks per turn of each bot with `alternate`: about 3 s of clicking, at least 50."""
     return max(50, round(rate * 3))
 
 
@@ -306,33 +360,203 @@ def collect_garbage() -> None:
     gc.freeze()
 
 
+def warmup_clicks(rate: float, opts: Options) -> int:
+    """The continuous mode's warm-up: `warmup_seconds` at `rate`, and at least the `warmup`
+    clicks the floor replays as its own warm-up."""
+    return max(opts.warmup, round(opts.warmup_seconds * rate))
+
+
 async def run_cell(pair: Pair, driver: Driver, n: int, rate: float, opts: Options) -> Cell:
     gc.disable()
+    driver.gate = opts.gate
+    pair.lag.start()
+    profile = LoopProfile() if opts.loop_profile else None
+    if profile is not None:
+        profile.start()
+    started = time.monotonic()
     try:
-        return await _run_cell(pair, driver, n, rate, opts)
+        if opts.alternate:
+            cell = await _run_cell_alternate(pair, driver, n, rate, opts)
+        else:
+            cell = await _run_cell_continuous(pair, driver, n, rate, opts)
+        cell.gated = opts.gate
+        cell.seconds = time.monotonic() - started
+        lag = pair.lag
+        cell.lag_bot_flight = lag.in_flight(
+            (c.sent_at, c.sent_at + c.latency) for c in cell.measured if c.latency is not None
+        )
+        items = cell.null.items if cell.null else []
+        floor_flights = [
+            (i.ix.dispatched_at, i.ix.dispatched_at + i.latency)
+            for i in items
+            if i.ix is not None and i.latency is not None
+        ]
+        cell.lag_floor_flight = lag.in_flight(floor_flights)
+        if profile is not None:
+            profile.stop()
+            cell.loop_profile = {
+                "bot": profile.in_flight(
+                    (c.sent_at, c.sent_at + c.latency)
+                    for c in cell.measured
+                    if c.latency is not None
+                ),
+                "floor": profile.in_flight(floor_flights),
+            }
+        return cell
     finally:
+        if profile is not None:
+            profile.stop()
+        pair.lag.stop()
+        driver.gate = False
         gc.enable()
 
 
-async def _run_cell(pair: Pair, driver: Driver, n: int, rate: float, opts: Options) -> Cell:
-    fake, bot, null = pair.fake, pair.bot, pair.null
+def _count_window(
+    cell: Cell, fake: FakeDiscord, driver: Driver, block: list[Click], start: Marks, end: Marks
+) -> None:
+    """Adds a window of the real bot's (from `start` to `end`) CPU, REST calls and errors,
+    and the REST calls charged to the applied moves of `block`, to the cell."""
+    cell.bot_cpu += end.bot_cpu - start.bot_cpu
+    cell.own_cpu += end.own_cpu - start.own_cpu
+    cell.wall += end.wall - start.wall
+    window = fake.requests[start.requests : end.requests]
+    routes, errors = rest_routes(window, fake)
+    cell.routes += routes
+    moves = [(c.slot, c.sent_at, c.route) for c in block if c.kind == "move" and c.applied]
+    times = fake.request_times[start.requests : end.requests]
+    for route, counts in rest_by_move_route(
+        window, times, moves, driver.slot_of_channel, fake
+    ).items():
+        cell.by_move_route.setdefault(route, Counter()).update(counts)
+    cell.http_errors += errors
+
+
+def _count_floor(
+    cell: Cell, fake: FakeDiscord, lag: LoopLag, done: ReplayResult, start: Marks, end: Marks
+) -> None:
+    """Adds a window of the floor's replay to the cell, and what the real bot did meanwhile."""
+    assert cell.null is not None
+    cell.null.items += done.items
+    cell.null.elapsed += done.elapsed
+    cell.null.late += done.late
+    cell.null_cpu += end.bot_cpu - start.bot_cpu
+    cell.null_own_cpu += end.own_cpu - start.own_cpu
+    cell.null_wall += end.wall - start.wall
+    cell.lag_floor += lag.window(start.lag, end.lag)
+    cell.bot_cpu_in_floor += end.other_cpu - start.other_cpu
+    calls, _ = rest_routes(fake.requests[start.requests : end.requests], fake)
+    cell.bot_calls_in_floor += sum(v for k, v in calls.items() if k != ANSWER)
+
+
+ANSWER = "answer (interaction callback)"  # stats.route_of's name for the floor's only call
+
+
+def measured_replay(
+    warm: list[Click], block: list[Click], tail: int
+) -> tuple[list[Click], list[float], int]:
+    """What the floor replays in the continuous mode: the last `tail` warm-up clicks (its own
+    warm-up) then the measured ones, each at its offset from the first (as the real bot got
+    them: one beat); and the index of the first measured click."""
+    clicks = [*(warm[-tail:] if tail > 0 else []), *block]
+    if not clicks:
+        return [], [], 0
+    base = clicks[0].sent_at
+    return clicks, [c.sent_at - base for c in clicks], len(clicks) - len(block)
+
+
+async def _run_cell_continuous(
+    pair: Pair, driver: Driver, n: int, rate: float, opts: Options
+) -> Cell:
+    fake, bot, null, lag = pair.fake, pair.bot, pair.null, pair.lag
     await bot.idle()
     collect_garbage()
     warm: list[Click] = []
+    beat = time.monotonic()
+    await driver.run(rate, count=warmup_clicks(rate, opts), record=warm, start=beat)
+    warm_seconds = time.monotonic() - beat
+    # The measured clicks keep the warm-up's beat (if the warm-up fell behind, from now on).
+    first = max(beat + len(warm) / rate, time.monotonic())
+    driver.issues.clear()
+    cell = Cell(n, rate, warm, [], mode="continuous", warm_seconds=warm_seconds)
+    cell.null = ReplayResult()
+    block: list[Click] = []
+    wait = first - time.monotonic()
+    if wait > 0:
+        await asyncio.sleep(wait)
+    start = Marks.now(fake, bot, lag)
+    bot.profile_window(True)
+    elapsed, late = await driver.run(rate, count=opts.clicks, record=block, start=start.wall)
+    # The window: the measured clicks' own time, count / R from the first, whatever their
+    # work's tail (in a steady state it matches the warm-up's tail counted at the start).
+    wait = start.wall + len(block) / rate - time.monotonic()
+    if wait > 0:
+        await asyncio.sleep(wait)
+    end = Marks.now(fake, bot, lag)
+    bot.profile_window(False)
+    cell.lag_bot = lag.window(start.lag, end.lag)
+    cell.clicks, cell.elapsed, cell.late = block, elapsed, late
+    _count_window(cell, fake, driver, block, start, end)
+    cell.settled = await driver.settle()  # their answers and tables (not counted as load)
+    cell.went_wrong = went_wrong(fake, start.message_id)
+    cell.tracebacks = tracebacks(bot.output(start.log))
+    cell.issues = Counter(_issue_kind(i.what) for i in driver.issues)
+    for click in cell.clicks:
+        if click.note:
+            cell.issues[click.note] += 1
+
+    # The floor, while the real bot is stopped: it neither runs nor loads the machine.
+    bot.pause()
+    try:
+        pair.to_null()
+        collect_garbage()
+        await null.idle()
+        clicks, offsets, first_measured = measured_replay(warm, block, opts.warmup)
+        marks: list[Marks] = []
+        log_start = null.log_size()
+
+        def measure() -> None:
+            marks.append(Marks.now(fake, null, lag, bot))
+
+        with driver.frozen():
+            done = await replay(fake, clicks, offsets=offsets, mark=(first_measured, measure))
+        null_end = Marks.now(fake, null, lag, bot)
+        measured = {id(c) for c in block}
+        done.items = [i for i in done.items if id(i.click) in measured]
+        null_start = marks[0] if marks else null_end
+        done.elapsed = null_end.wall - null_start.wall
+        _count_floor(cell, fake, lag, done, null_start, null_end)
+        cell.null_tracebacks += tracebacks(null.output(log_start))
+    finally:
+        pair.to_real()
+        bot.resume()
+    driver.issues.clear()  # slots that waited for the paused bot
+    return cell
+
+
+async def _run_cell_alternate(
+    pair: Pair, driver: Driver, n: int, rate: float, opts: Options
+) -> Cell:
+    fake, bot, null, lag = pair.fake, pair.bot, pair.null, pair.lag
+    await bot.idle()
+    collect_garbage()
+    warm: list[Click] = []
+    beat = time.monotonic()
     await driver.run(rate, count=opts.warmup, record=warm)
+    warm_seconds = time.monotonic() - beat
     await driver.settle()
     pair.to_null()
-    await replay(fake, warm)
+    with driver.frozen():
+        await replay(fake, warm)
     pair.to_real()
     driver.issues.clear()
-    cell = Cell(n, rate, warm, [])
+    cell = Cell(n, rate, warm, [], mode="alternate", warm_seconds=warm_seconds)
     cell.null = ReplayResult()
     left = opts.clicks
     while left > 0:
         block: list[Click] = []
         await null.idle()
         collect_garbage()
-        start = Marks.now(fake, bot)
+        start = Marks.now(fake, bot, lag)
         bot.profile_window(True)
         elapsed, late = await driver.run(rate, count=min(left, block_size(rate)), record=block)
         cell.settled = await driver.settle() and cell.settled
@@ -341,40 +565,25 @@ async def _run_cell(pair: Pair, driver: Driver, n: int, rate: float, opts: Optio
         # does not share the machine with them.
         await bot.idle()
         bot.profile_window(False)
-        end = Marks.now(fake, bot)
+        end = Marks.now(fake, bot, lag)
         left -= len(block)
         cell.clicks += block
         cell.elapsed += elapsed
         cell.late += late
-        cell.bot_cpu += end.bot_cpu - start.bot_cpu
-        cell.own_cpu += end.own_cpu - start.own_cpu
-        cell.wall += end.wall - start.wall
-        window = fake.requests[start.requests : end.requests]
-        routes, errors = rest_routes(window, fake)
-        cell.routes += routes
-        moves = [(c.slot, c.sent_at, c.route) for c in block if c.kind == "move" and c.applied]
-        times = fake.request_times[start.requests : end.requests]
-        for route, counts in rest_by_move_route(
-            window, times, moves, driver.slot_of_channel, fake
-        ).items():
-            cell.by_move_route.setdefault(route, Counter()).update(counts)
-        cell.http_errors += errors
+        cell.lag_bot += lag.window(start.lag, end.lag)
+        _count_window(cell, fake, driver, block, start, end)
         cell.went_wrong += went_wrong(fake, start.message_id)
         cell.tracebacks += tracebacks(bot.output(start.log))
 
         pair.to_null()
         collect_garbage()
         log_start = null.log_size()
-        null_start = Marks.now(fake, null)
-        done = await replay(fake, block)
-        null_end = Marks.now(fake, null)
+        null_start = Marks.now(fake, null, lag, bot)
+        with driver.frozen():
+            done = await replay(fake, block)
+        null_end = Marks.now(fake, null, lag, bot)
         pair.to_real()
-        cell.null.items += done.items
-        cell.null.elapsed += done.elapsed
-        cell.null.late += done.late
-        cell.null_cpu += null_end.bot_cpu - null_start.bot_cpu
-        cell.null_own_cpu += null_end.own_cpu - null_start.own_cpu
-        cell.null_wall += null_end.wall - null_start.wall
+        _count_floor(cell, fake, lag, done, null_start, null_end)
         cell.null_tracebacks += tracebacks(null.output(log_start))
         if not block:
             break

@@ -7,6 +7,7 @@ from typing import Any
 from bench.pool import pool, render
 
 ANSWER = "answer (interaction callback)"
+OLD = "alternate, prepare in flight"  # runs from before the harness had modes
 
 
 def run(
@@ -32,16 +33,38 @@ def test_the_cells_of_several_runs_pool_into_one_figure_per_size_and_rate() -> N
     other = run(50, [3.0] * 4, [1.0] * 4, 0.003, {ANSWER: 4})
     pooled = pool([first, second, other])
 
-    cell = pooled[(500, 50.0)]
+    cell = pooled[(500, 50.0, OLD)]
     assert cell.runs == 2
     assert len(cell.bot) == 40 and len(cell.floor) == 25  # an unanswered floor click left out
     assert cell.clicks == 40
     assert abs(cell.bot_cpu * 1000 / cell.clicks - 2.5) < 1e-9  # (10 x 4 ms + 30 x 2 ms) / 40
     assert cell.calls == 30 and cell.moves == 20  # the answers are not counted
-    assert pooled[(50, 50.0)].runs == 1
+    assert pooled[(50, 50.0, OLD)].runs == 1
 
     table = render(pooled)
-    row = next(line for line in table.splitlines() if line.startswith("| 500 | 50 |"))
+    row = next(line for line in table.splitlines() if line.startswith("| 500 | 50 | "))
     # 40 clicks | bot p50 6.0, p99 6.0 | floor 2.0 and 2.0 | 3.0x at both | CPU 2.5 / 1.0 | 1.50
-    assert row.startswith("| 500 | 50 | 2 | 40 | 6.0 | 6.0 | 2.0 | 2.0 | 3.0x | 3.00x (3.00–3.00)")
-    assert row.endswith("| 2.5 / 1.0 (2.5x) | 1.50 |")
+    assert row.startswith(
+        f"| 500 | 50 | {OLD} | 2 | 40 | 6.0 | 6.0 | 2.0 | 2.0 | 3.0x | 3.00x (3.00–3.00)"
+    )
+    assert row.endswith("| 2.5 / 1.0 (2.5x) | 1.50 (0.00, 0.00) | – / – | 0 |")
+
+
+def test_runs_of_different_harness_modes_pool_apart() -> None:
+    old = run(500, [6.0] * 10, [2.0] * 10, 0.004, {ANSWER: 10, "PATCH DM": 8})
+    new = run(500, [5.0] * 10, [2.0] * 10, 0.003, {ANSWER: 10, "PATCH DM": 6})
+    new["cells"][0] |= {
+        "mode": "continuous",
+        "gated": True,
+        "seconds": 70.0,
+        "lag_flight_us": {"bot": [100, 2000], "floor": [100, 1000]},
+    }
+    new["cells"][0]["routes"] |= {"POST channel message (new)": 2, "DELETE channel message": 1}
+    pooled = pool([old, new, new])
+
+    assert pooled[(500, 50.0, OLD)].runs == 1
+    cell = pooled[(500, 50.0, "continuous")]
+    assert cell.runs == 2 and len(cell.bot) == 20 and cell.posts == 4 and cell.deletes == 2
+    row = next(line for line in render(pooled).splitlines() if "continuous" in line)
+    assert "| 1.80 (0.40, 0.20) |" in row  # (6 + 2 + 1) x 2 calls over 2 x 5 moves
+    assert row.endswith("| 2.0 / 1.0 | 70 |")

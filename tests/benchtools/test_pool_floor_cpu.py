@@ -14,6 +14,7 @@ from typing import Any
 from bench.pool import pool, render
 
 ANSWER = "answer (interaction callback)"
+OLD = "alternate, prepare in flight"  # runs from before the harness had modes
 
 
 def run(clicks: int, measured: int, floor_cpu_per_click: float) -> dict[str, Any]:
@@ -36,14 +37,14 @@ def run(clicks: int, measured: int, floor_cpu_per_click: float) -> dict[str, Any
 def test_pooled_floor_cpu_is_all_the_floor_cpu_over_all_the_clicks_it_answered() -> None:
     # Run A: 100 clicks, 50 of them slash commands the floor never saw; the floor spent
     # 50 x 1 ms. Run B: 100 clicks, all replayed; the floor spent 100 x 2 ms.
-    pooled = pool([run(100, 50, 0.001), run(100, 100, 0.002)])[(500, 50.0)]
+    pooled = pool([run(100, 50, 0.001), run(100, 100, 0.002)])[(500, 50.0, OLD)]
     floor_cpu_ms = pooled.floor_cpu * 1000
     assert abs(floor_cpu_ms - 250.0) < 1e-6, floor_cpu_ms
 
 
 def test_pooled_floor_cpu_per_click_is_over_the_clicks_the_floor_answered() -> None:
     table = render(pool([run(100, 50, 0.001), run(100, 100, 0.002)]))
-    row = next(line for line in table.splitlines() if line.startswith("| 500 | 50 |"))
+    row = next(line for line in table.splitlines() if line.startswith("| 500 | 50 | "))
     # The bot: 200 clicks x 4 ms. The floor: 250 ms over the 150 clicks it answered, 1.7 ms
     # (before, 1.5: 300 ms over 200 clicks, half of run A's being slash commands).
     assert "| 4.0 / 1.7 (2.4x) |" in row, row
