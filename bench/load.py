@@ -285,7 +285,8 @@ def _raw(results: dict) -> dict:
             for k in c.measured
         ],
         "memory": [
-            {"n": s.n, "rss_zero": s.rss_zero, "rss_live": s.rss_live} for s in results["sizes"]
+            {"n": s.n, "rss_zero": s.rss_zero, "rss_setup": s.rss_setup, "rss_live": s.rss_live}
+            for s in results["sizes"]
         ],
         "startup": [asdict(r) for r in results["startup"]],
     }

@@ -551,15 +551,20 @@ def _memory_table(sizes: list[SizeResult]) -> list[str]:
     out = [
         "### Memory of the bot process (RSS)",
         "",
+        "Per live game: with the games just started, before the cells' clicks. After the "
+        "clicks, RSS holds what playing adds too (caches, the allocator's arenas, games "
+        "replaced), which is no live game's.",
+        "",
         "| live games | RSS at 0 games (MB) | RSS with them (MB) | per live game (KB) "
-        "| games started (incl. replacements) |",
-        "|---:|---:|---:|---:|---:|",
+        "| RSS after the clicks (MB) | games started (incl. replacements) |",
+        "|---:|---:|---:|---:|---:|---:|",
     ]
     for s in sizes:
-        per = (s.rss_live - s.rss_zero) / s.n / 1024
+        live = s.rss_setup or s.rss_live
+        per = (live - s.rss_zero) / s.n / 1024
         out.append(
-            f"| {s.n} | {s.rss_zero / 2**20:.1f} | {s.rss_live / 2**20:.1f} | {per:.1f} "
-            f"| {s.games_started} |"
+            f"| {s.n} | {s.rss_zero / 2**20:.1f} | {live / 2**20:.1f} | {per:.1f} "
+            f"| {s.rss_live / 2**20:.1f} | {s.games_started} |"
         )
     out.append("")
     if len(sizes) >= 2:

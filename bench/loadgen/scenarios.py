@@ -185,11 +185,12 @@ class SizeResult:
     cells: list[Cell]
     setup_seconds: float
     rss_zero: int
-    rss_live: int
+    rss_live: int  # after the cells' clicking (what playing adds: caches, allocator arenas)
     games_started: int
     result_429: Result429 | None = None
     setup_issues: Counter[str] = field(default_factory=Counter)
     phases: dict[int, dict[str, float]] = field(default_factory=dict)  # by interaction id
+    rss_setup: int = 0  # the live games just started, before any cell's clicks
 
 
 def read_phases(path: Path) -> dict[int, dict[str, float]]:
@@ -289,6 +290,10 @@ async def run_size(
                     f"see {bot.log_path}"
                 )
             await driver.settle()
+            # The live games as they are, before the cells' clicking (the warm-up alone is
+            # thousands of clicks, whose caches and allocator arenas are no game's).
+            await bot.idle()
+            rss_setup = await bot.settled_rss()
             driver.release()
             setup_issues = Counter(_issue_kind(i.what) for i in driver.issues)
             driver.issues.clear()
@@ -326,6 +331,7 @@ async def run_size(
         result_429,
         setup_issues,
         read_phases(phases_path) if opts.phases else {},
+        rss_setup,
     )
 
 
