@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.discord.driver import Table, controls, message_text
+from tests.discord.driver import controls, message_text
+from tests.discord.test_uno_jump_in_dm import ann_to_play
 
 pytestmark = pytest.mark.parametrize("database", ["postgresql"], indirect=True)
 
@@ -25,19 +26,8 @@ async def test_a_dm_opened_on_another_shard_is_redrawn_when_its_turn_is_taken(
     env = simcord_env
     if not env.bot.sessions.shared:
         pytest.skip("one process on SQLite")
-    table = await Table.start(env, "uno", 3, seed=3, jump_in=True, turn_timer=0)
-    ann, bea, cy = (await table.game()).players
-    await table.set_state(
-        h=["G1 G2 B3 Y9", "Y4 Y5 R5 B1", "R5 B8 B9 G7"],
-        d="Y7 Y8 R9 G3 G4",
-        x="R6",
-        c="R",
-        t=2,
-        ph="play",
-        dr="",
-    )
-    await table.act(cy, "play:R5", via="picker")
-    await env.bot.presenter.idle()
+    table = await ann_to_play(env, "games", "Y4 Y5 R5 B1", turn_timer=0)
+    ann, bea, _cy = (await table.game()).players
     assert (await table.game()).view(None)["current"] == ann
     dm = table.dm_message(ann)
     assert dm is not None and "Your turn" not in message_text(dm)

@@ -3,13 +3,13 @@ owner's turn begins."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 import pytest
 
 from tests.discord.driver import Table, controls, message_text
+from tests.discord.test_dm_between_turns import a_plain_card
 from tests.discord.test_uno_discord import current_player, past_first_colour
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
@@ -20,13 +20,6 @@ STALE = "That button is out of date"
 class FakeResponse:
     status = 503
     reason = "Service Unavailable"
-
-
-async def a_plain_card(table: Table, player: str) -> str:
-    legal = (await table.game()).legal_actions(player)
-    plays = [a.id for a in legal if re.fullmatch(r"play:[RGBY]\d", a.id)]
-    assert plays, f"the deal gave {player} no number card to play: pick another seed"
-    return plays[0]
 
 
 async def test_an_out_of_date_notice_does_not_stay_in_the_dm_into_the_next_turn(

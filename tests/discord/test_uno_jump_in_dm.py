@@ -4,6 +4,8 @@ Each docstring tells what players saw before the fix; the assertions are what th
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.discord.driver import Table, message_text
@@ -12,11 +14,13 @@ from tests.discord.driver import Table, message_text
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
-async def _ann_to_play(simcord_env, channel: str, bea_hand: str) -> str:
-    """cy plays a Red 5, making ann the current player; returns ann's DM as shown once she
-    presses Play in it."""
-    table = await Table.start(simcord_env, "uno", 3, channel_name=channel, seed=3, jump_in=True)
-    ann, _bea, cy = (await table.game()).players
+async def ann_to_play(simcord_env: Any, channel: str, bea_hand: str, **options: Any) -> Table:
+    """UNO with jump-in: cy plays a Red 5, making ann the current player (bea holds
+    ``bea_hand``)."""
+    table = await Table.start(
+        simcord_env, "uno", 3, channel_name=channel, seed=3, jump_in=True, **options
+    )
+    _ann, _bea, cy = (await table.game()).players
     await table.set_state(
         h=["G1 G2 B3 Y9", bea_hand, "R5 B8 B9 G7"],
         d="Y7 Y8 R9 G3 G4",
@@ -27,9 +31,15 @@ async def _ann_to_play(simcord_env, channel: str, bea_hand: str) -> str:
         dr="",
     )
     await table.act(cy, "play:R5", via="picker")
-    game = await table.game()
-    assert game.view(None)["current"] == ann
     await simcord_env.bot.presenter.idle()
+    return table
+
+
+async def _ann_to_play(simcord_env: Any, channel: str, bea_hand: str) -> str:
+    """ann's DM, once cy's Red 5 made her the current player and she pressed Play in it."""
+    table = await ann_to_play(simcord_env, channel, bea_hand)
+    ann = (await table.game()).players[0]
+    assert (await table.game()).view(None)["current"] == ann
     dm = table.dm_message(ann)
     assert dm is not None
     await table.open_dm_moves(ann, dm, "draw")

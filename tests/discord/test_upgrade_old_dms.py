@@ -4,7 +4,6 @@ this version after an upgrade (migration 010)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -13,16 +12,10 @@ import cogs.show
 from tests.db.test_upgrades import at_version
 from tests.discord.driver import Table, controls, count_edits, message_text
 from tests.discord.restarts import dead, fresh_clock
+from tests.discord.test_dm_between_turns import a_plain_card
 from tests.discord.test_uno_discord import current_player, past_first_colour
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
-
-
-async def a_plain_card(table: Table, player: str) -> str:
-    legal = (await table.game()).legal_actions(player)
-    plays = [a.id for a in legal if re.fullmatch(r"play:[RGBY]\d", a.id)]
-    assert plays, f"the deal gave {player} no number card to play: pick another seed"
-    return plays[0]
 
 
 async def test_a_dm_drawn_by_the_old_version_is_drawn_anew_at_the_games_next_change(
