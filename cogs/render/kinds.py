@@ -18,10 +18,28 @@ def personal(prompt: str, reader: str | None, names: Mapping[str, str]) -> str:
     if reader is None:
         return humanize(prompt, names)
     mine = {**names, reader: _YOU}
-    turn = re.match(rf"(?:[A-Z]\w* \()?{re.escape(reader)}\)? to ", prompt)
-    if turn:
-        return f"**Your turn:** {_second_person(humanize(prompt[turn.end() :], mine))}"
+    turn = _turn_end(prompt, reader)
+    if turn is not None:
+        return f"**Your turn:** {_second_person(humanize(prompt[turn:], mine))}"
     return _second_person(humanize(prompt, mine))
+
+
+_SEAT_PREFIX = re.compile(r"[A-Z]\w* \(")  # "Red (" before a seat's id in team games
+
+
+def _turn_end(prompt: str, reader: str) -> int | None:
+    """Where "<reader> to " or "Red (<reader>) to " ends at the start of `prompt`, if it does.
+    A fixed pattern plus string checks: a pattern per reader would refill `re`'s cache of 512
+    compiled patterns with hundreds of live players, compiling anew at every draw."""
+    prefix = _SEAT_PREFIX.match(prompt)
+    for start in (prefix.end(), 0) if prefix else (0,):
+        if not prompt.startswith(reader, start):
+            continue
+        end = start + len(reader)
+        for after in (") to ", " to "):
+            if prompt.startswith(after, end):
+                return end + len(after)
+    return None
 
 
 _YOU = "\x00you\x00"  # where the reader's id was, until the grammar around it is fixed

@@ -55,6 +55,7 @@ def test_a_prompt_in_its_readers_hand_speaks_to_them() -> None:
     assert personal("Game over: 1 and 2 won.", "1", names) == "Game over: you and bea won."
     # Another player's id that merely starts like the reader's is not the reader.
     assert personal("12 to play a card.", "1", {"12": "cy"}) == "cy to play a card."
+    assert personal("Red (12) to attack.", "1", {"12": "cy"}) == "Red (cy) to attack."
     assert personal("1 to play a card.", None, names) == "ann to play a card."
 
 
