@@ -150,6 +150,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "in flight, how long the driver, the fake and the rest held the loop (costs a "
         "little time per callback, in both bots' windows alike)",
     )
+    parser.add_argument(
+        "--bound",
+        action="store_true",
+        help="also replay the clicks to bench/boundbot.py: the floor plus what the issue makes "
+        "each applied move cost (a durable commit before the answer, one table edit after); "
+        "what the targets leave for everything else",
+    )
     parser.add_argument("--verbose", action="store_true", help="log the driver's issues")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -182,6 +189,7 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> dict:
         alternate=args.alternate,
         gate=not args.prepare_in_flight,
         loop_profile=args.loop_profile,
+        bound=args.bound,
     )
     if args.bot_root is not None:
         opts.bot_root = args.bot_root.resolve()
@@ -276,11 +284,13 @@ def _raw(results: dict) -> dict:
                 "applied": k.applied,
                 "bot": k.latency * 1000 if k.latency is not None else None,
                 "floor": floor.get(id(k)),
+                "bound": bound.get(id(k)),
                 "steps": {name: t * 1000 for name, t in steps.get(id(k), {}).items()} or None,
             }
             for s in results["sizes"]
             for c in s.cells
             for floor in [_floor_latencies(c)]
+            for bound in [_floor_latencies(c, bound=True)]
             for steps in [move_phases(c, s.phases)]
             for k in c.measured
         ],
@@ -292,9 +302,11 @@ def _raw(results: dict) -> dict:
     }
 
 
-def _floor_latencies(cell: Any) -> dict[int, float]:
-    """The floor's answer time (ms) for each click it replayed, by the click's identity."""
-    items = cell.null.items if cell.null else []
+def _floor_latencies(cell: Any, *, bound: bool = False) -> dict[int, float]:
+    """The floor's (or with `bound`, boundbot's) answer time (ms) for each click it replayed,
+    by the click's identity."""
+    replayed = cell.bound if bound else cell.null
+    items = replayed.items if replayed else []
     return {id(i.click): i.latency * 1000 for i in items if i.latency is not None}
 
 

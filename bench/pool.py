@@ -34,6 +34,9 @@ class Pooled:
     runs: int = 0
     bot: list[float] = field(default_factory=list)  # ms, each answered click
     floor: list[float] = field(default_factory=list)
+    bound: list[float] = field(default_factory=list)  # --bound: boundbot's answers
+    bound_cpu: float = 0.0
+    bound_clicks: int = 0
     clicks: int = 0  # the cells' click counts, for the bot's CPU per click
     floor_clicks: int = 0  # the clicks the floor replayed (slash commands are not)
     bot_cpu: float = 0.0  # seconds, as the runs store it
@@ -70,6 +73,9 @@ def pool(runs: Iterable[dict[str, Any]]) -> dict[tuple[int, float, str], Pooled]
             p.floor_clicks += replayed
             p.floor_cpu += cell["null_cpu_per_click"] * replayed
             p.moves += cell["moves"]
+            if cell.get("bound"):
+                p.bound_clicks += cell["bound"]["clicks"]
+                p.bound_cpu += cell["bound"]["cpu_per_click"] * cell["bound"]["clicks"]
             p.calls += sum(v for k, v in cell["routes"].items() if k != ANSWER_ROUTE)
             p.posts += cell["routes"].get("POST channel message (new)", 0)
             p.deletes += cell["routes"].get("DELETE channel message", 0)
@@ -83,6 +89,8 @@ def pool(runs: Iterable[dict[str, Any]]) -> dict[tuple[int, float, str], Pooled]
                 p.bot.append(click["bot"])
             if click["floor"] is not None:
                 p.floor.append(click["floor"])
+            if click.get("bound") is not None:
+                p.bound.append(click["bound"])
     return out
 
 
@@ -110,6 +118,30 @@ def render(pooled: dict[tuple[int, float, str], Pooled]) -> str:
             f"| {f50:.1f} | {f99:.1f} | {ratio(b50, f50)} | {ratio(b99, f99, 2)}{interval} "
             f"| {cpu_bot:.1f} / {cpu_floor:.1f} ({ratio(cpu_bot, cpu_floor)}) | {rest} "
             f"| {lag} | {p.seconds / p.runs:.0f} |"
+        )
+    bounded = [(key, p) for key, p in sorted(pooled.items()) if p.bound]
+    if bounded:
+        lines += [
+            "",
+            "The bound (`--bound`: the floor plus a durable commit and a table edit per move):",
+            "",
+            "| N | R/s | mode | runs | clicks | bound p50 | p99 | bound/floor p99 (90% interval) "
+            "| bot/floor p99 | CPU per click bound / floor / bot | bound/floor CPU "
+            "| bot/floor CPU |",
+            "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        ]
+    for (n, rate, name), p in bounded:
+        f99, b99 = percentile(p.floor, 99), percentile(p.bot, 99)
+        low, high = ratio_interval(p.bound, p.floor, 99)
+        cpu_bot = p.bot_cpu * 1000 / p.clicks if p.clicks else float("nan")
+        cpu_floor = p.floor_cpu * 1000 / p.floor_clicks if p.floor_clicks else float("nan")
+        cpu_bound = p.bound_cpu * 1000 / p.bound_clicks if p.bound_clicks else float("nan")
+        lines.append(
+            f"| {n} | {rate:g} | {name} | {p.runs} | {len(p.bound)} "
+            f"| {percentile(p.bound, 50):.1f} | {percentile(p.bound, 99):.1f} "
+            f"| {ratio(percentile(p.bound, 99), f99, 2)} ({low:.2f}–{high:.2f}) "
+            f"| {ratio(b99, f99, 2)} | {cpu_bound:.1f} / {cpu_floor:.1f} / {cpu_bot:.1f} "
+            f"| {ratio(cpu_bound, cpu_floor)} | {ratio(cpu_bot, cpu_floor)} |"
         )
     return "\n".join(lines)
 

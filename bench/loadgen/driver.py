@@ -19,7 +19,7 @@ import logging
 import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -817,12 +817,13 @@ async def replay(
     *,
     offsets: list[float] | None = None,
     mark: tuple[int, Callable[[], None]] | None = None,
+    before: Callable[[list[tuple[Click, int]]], Awaitable[None]] | None = None,
 ) -> ReplayResult:
     """Clicks copies of the recorded messages (bot-authored, same custom ids, same channels and
     visibility) at the recorded offsets (`click.at`, or `offsets`: one per click, seconds from
     the replay's start). Slash commands are not replayed (their slot idles). `mark`: (i, f),
     f() is called just before the first click at index i or later is sent (a measured window
-    begins there)."""
+    begins there). `before` is awaited with each click and its copy's id, before the first."""
     result = ReplayResult()
     copies: list[tuple[Replayed, int]] = []
     at: dict[int, float] = {}
@@ -846,6 +847,8 @@ async def replay(
         at[id(item)] = click.at if offsets is None else offsets[i]
         index[id(item)] = i
     fake.observers = observers
+    if before is not None:
+        await before([(item.click, message_id) for item, message_id in copies])
     start = time.monotonic()
     waits = []
     for item, message_id in copies:

@@ -51,7 +51,21 @@ def cell_figures(cell: Cell) -> dict[str, Any]:
             "real": {q: percentile(real_k, q) for q in (50, 99)},
             "null": {q: percentile(null_k, q) for q in (50, 99)},
         }
+    bound: dict[str, Any] = {}
+    if cell.bound is not None:
+        items = cell.bound.items
+        latencies = [i.latency for i in items if i.latency is not None]
+        moved = [i.latency for i in items if i.click.kind == "move" and i.click.applied]
+        bound = {
+            "clicks": len(items),
+            "unanswered": len(items) - len(latencies),
+            "all": {q: percentile(latencies, q) for q in (50, 95, 99)},
+            "moves": {q: percentile([x for x in moved if x is not None], q) for q in (50, 99)},
+            "ratio_p99_interval": ratio_interval(latencies, null, 99),
+            "cpu_per_click": cell.bound_cpu / len(items) if items else float("nan"),
+        }
     return {
+        "bound": bound,
         "n": cell.n,
         "rate": cell.rate,
         "by_kind": by_kind,
@@ -75,6 +89,7 @@ def cell_figures(cell: Cell) -> dict[str, Any]:
         "null_unanswered": null_clicks - len(null),
         "routes": dict(cell.routes),
         "by_move_route": {r: dict(c) for r, c in cell.by_move_route.items()},
+        "by_move_kind": {k: dict(c) for k, c in cell.by_move_kind.items()},
         "http_errors": dict(cell.http_errors),
         "went_wrong": cell.went_wrong,
         "tracebacks": dict(cell.tracebacks),
@@ -130,8 +145,10 @@ def render(command: str, args: argparse.Namespace, results: dict[str, Any]) -> s
     out += _latency_table(figures)
     out += _kind_table(figures)
     out += _cpu_table(figures)
+    out += _bound_table(figures)
     out += _rest_table(figures)
     out += _move_route_table(figures)
+    out += _move_kind_table(figures)
     out += _error_table(figures)
     out += _harness_table(figures)
     out += _phase_table(sizes)
@@ -239,6 +256,43 @@ def _kind_table(figures: list[dict[str, Any]]) -> list[str]:
     return [*out, ""]
 
 
+def _bound_table(figures: list[dict[str, Any]]) -> list[str]:
+    """`--bound`: the floor plus only what the issue makes each applied move cost, against the
+    floor and the real bot, on the same clicks."""
+    rows = [f for f in figures if f.get("bound")]
+    if not rows:
+        return []
+    out = [
+        "### The bound: the floor plus a durable commit and a table edit per move (`--bound`)",
+        "",
+        "`bench/boundbot.py` answers every click as the floor does, and before answering an "
+        "applied move commits it durably (SQLite, WAL, synchronous=FULL, one trip to a writer "
+        "thread), then makes one message edit for the table unless the move was made on it. "
+        "No bot can do less; what it measures against the floor is the part of the gap "
+        "the targets leave no room for. Times in ms.",
+        "",
+        "| N | R/s | clicks | bound p50 | p99 | moves' p99 | floor p99 | bot p99 "
+        "| bound/floor p99 (90% interval) | bot/floor p99 | CPU per click: bound / floor / bot "
+        "| bound/floor CPU | bot/floor CPU |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    for f in rows:
+        b = f["bound"]
+        low, high = b["ratio_p99_interval"]
+        out.append(
+            f"| {f['n']} | {f['rate']:g} | {b['clicks']} | {ms(b['all'][50])} "
+            f"| {ms(b['all'][99])} | {ms(b['moves'][99])} | {ms(f['null'][99])} "
+            f"| {ms(f['real'][99])} "
+            f"| {ratio(b['all'][99], f['null'][99])} ({low:.1f}–{high:.1f}) "
+            f"| {ratio(f['real'][99], f['null'][99])} "
+            f"| {ms(b['cpu_per_click'])} / {ms(f['null_cpu_per_click'])} "
+            f"/ {ms(f['cpu_per_click'])} "
+            f"| {ratio(b['cpu_per_click'], f['null_cpu_per_click'])} "
+            f"| {ratio(f['cpu_per_click'], f['null_cpu_per_click'])} |"
+        )
+    return [*out, ""]
+
+
 def _cpu_table(figures: list[dict[str, Any]]) -> list[str]:
     out = [
         "### CPU per click (ms of the bot process, user + system), and whether the fake keeps up",
@@ -336,6 +390,29 @@ def _move_route_table(figures: list[dict[str, Any]]) -> list[str]:
                 f"| {edits + posts:.2f} |"
             )
     return [*out, ""]
+
+
+def _move_kind_table(figures: list[dict[str, Any]]) -> list[str]:
+    """The same calls by the game the move was made in, edits split into DMs and tables."""
+    out = [
+        "### Message calls per applied move, by game",
+        "",
+        "| N | R/s | game | moves | DM edits | table edits | posts and deletes | total |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|",
+    ]
+    rows = 0
+    for f in figures:
+        for kind, counts in sorted(f.get("by_move_kind", {}).items()):
+            n = counts.get("moves", 0)
+            if not n:
+                continue
+            dm, edits, posts = (counts.get(k, 0) / n for k in ("dm", "edits", "posts"))
+            out.append(
+                f"| {f['n']} | {f['rate']:g} | {kind} | {n} | {dm:.2f} | {edits - dm:.2f} "
+                f"| {posts:.2f} | {edits + posts:.2f} |"
+            )
+            rows += 1
+    return [*out, ""] if rows else []
 
 
 def move_phases(cell: Cell, phases: dict[int, dict[str, float]]) -> dict[int, dict[str, float]]:

@@ -17,8 +17,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import os
 import re
 import shutil
+import signal
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -73,6 +75,9 @@ class Options:
     # The driver's blocking work waits while a click awaits its answer (Driver.gate).
     gate: bool = True
     loop_profile: bool = False  # time every callback of the event loop, by who runs it
+    # The floor plus what the issue makes every move cost (`bench/boundbot.py`), replaying
+    # the same clicks after the floor (continuous mode only).
+    bound: bool = False
 
 
 @dataclass
@@ -124,6 +129,7 @@ class Cell:
     wall: float = 0.0
     routes: Counter[str] = field(default_factory=Counter)
     by_move_route: dict[str, Counter[str]] = field(default_factory=dict)  # rest_by_move_route
+    by_move_kind: dict[str, Counter[str]] = field(default_factory=dict)  # the same, by game
     http_errors: Counter[str] = field(default_factory=Counter)
     went_wrong: int = 0
     tracebacks: Counter[str] = field(default_factory=Counter)
@@ -133,6 +139,8 @@ class Cell:
     null_own_cpu: float = 0.0
     null_wall: float = 0.0
     null_tracebacks: Counter[str] = field(default_factory=Counter)
+    bound: ReplayResult | None = None  # with Options.bound: boundbot's replay
+    bound_cpu: float = 0.0
     mode: str = "continuous"  # or "alternate"
     gated: bool = True  # the driver's blocking work waited while a click was in flight
     warm_seconds: float = 0.0  # the real bot's warm-up, in wall time
@@ -258,6 +266,18 @@ async def run_size(
     async with fake:
         bot = BotProcess(fake, workdir, root=opts.bot_root, extra_env=env)
         null = BotProcess(fake, workdir, module="bench.nullbot", name="nullbot")
+        bound = (
+            BotProcess(
+                fake,
+                workdir,
+                module="bench.boundbot",
+                name="boundbot",
+                db_path=workdir / "bound.db",
+                extra_env={"BOUND_MARKS": str(workdir / "bound-marks.json")},
+            )
+            if opts.bound and not opts.alternate
+            else None
+        )
         driver: Driver | None = None
         reader: GameReader | None = None
         try:
@@ -265,7 +285,10 @@ async def run_size(
             await null.start(commands=())
             real_session, null_session = bot.session_id, null.session_id
             assert real_session is not None and null_session is not None
-            pair = Pair(fake, bot, null, real_session, null_session, LoopLag())
+            if bound is not None:
+                remove_database(bound.db_path)
+                await bound.start(commands=())
+            pair = Pair(fake, bot, null, real_session, null_session, LoopLag(), bound)
             pair.to_real()
             rss_zero = await bot.settled_rss()
             reader = GameReader(env.get("DATABASE_URL") or bot.db_path)
@@ -320,6 +343,8 @@ async def run_size(
             if reader is not None:
                 reader.close()
             await null.stop()
+            if bound is not None:
+                await bound.stop()
             await bot.stop()
     return SizeResult(
         n,
@@ -345,6 +370,7 @@ class Pair:
     real_session: str
     null_session: str
     lag: LoopLag = field(default_factory=LoopLag)
+    bound: BotProcess | None = None
 
     def to_real(self) -> None:
         self.fake.route_to(self.real_session)
@@ -434,6 +460,11 @@ def _count_window(
         window, times, moves, driver.slot_of_channel, fake
     ).items():
         cell.by_move_route.setdefault(route, Counter()).update(counts)
+    by_kind = [(slot, at, KINDS[slot % len(KINDS)]) for slot, at, _ in moves]
+    for kind, counts in rest_by_move_route(
+        window, times, by_kind, driver.slot_of_channel, fake
+    ).items():
+        cell.by_move_kind.setdefault(kind, Counter()).update(counts)
     cell.http_errors += errors
 
 
@@ -532,11 +563,65 @@ async def _run_cell_continuous(
         done.elapsed = null_end.wall - null_start.wall
         _count_floor(cell, fake, lag, done, null_start, null_end)
         cell.null_tracebacks += tracebacks(null.output(log_start))
+        if pair.bound is not None:
+            await _bound_replay(pair, pair.bound, driver, cell, clicks, offsets, first_measured)
     finally:
         pair.to_real()
         bot.resume()
     driver.issues.clear()  # slots that waited for the paused bot
     return cell
+
+
+async def _bound_replay(
+    pair: Pair,
+    bound: BotProcess,
+    driver: Driver,
+    cell: Cell,
+    clicks: list[Click],
+    offsets: list[float],
+    first_measured: int,
+) -> None:
+    """The same replay as the floor's, to `bench/boundbot.py`, told which clicks applied a
+    move (and which of those were made on the table) by the replayed messages' ids."""
+    fake = pair.fake
+    assert bound.session_id is not None
+    fake.route_to(bound.session_id)
+    marks_path = Path(bound.env["BOUND_MARKS"])
+    done_path = Path(f"{marks_path}.ok")
+
+    async def tell(copies: list[tuple[Click, int]]) -> None:
+        marks = {
+            str(message_id): "table" if click.route == "table" else "move"
+            for click, message_id in copies
+            if click.kind == "move" and click.applied
+        }
+        done_path.unlink(missing_ok=True)
+        marks_path.write_text(json.dumps(marks))
+        os.kill(bound.pid, signal.SIGUSR1)
+        deadline = time.monotonic() + 10
+        while not done_path.exists():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"boundbot did not load its marks; see {bound.log_path}")
+            await asyncio.sleep(0.02)
+
+    collect_garbage()
+    await bound.idle()
+    marks: list[Marks] = []
+    with driver.frozen():
+        done = await replay(
+            fake,
+            clicks,
+            offsets=offsets,
+            mark=(first_measured, lambda: marks.append(Marks.now(fake, bound))),
+            before=tell,
+        )
+    end = Marks.now(fake, bound)
+    measured = {id(c) for c in cell.clicks}
+    done.items = [i for i in done.items if id(i.click) in measured]
+    start = marks[0] if marks else end
+    done.elapsed = end.wall - start.wall
+    cell.bound = done
+    cell.bound_cpu = end.bot_cpu - start.bot_cpu
 
 
 async def _run_cell_alternate(

@@ -112,8 +112,9 @@ def rest_by_move_route(
     fake: FakeDiscord,
 ) -> dict[str, Counter[str]]:
     """Calls on channel and DM messages, each charged to the last applied move of its game
-    before it: per route of that move, {"moves", "edits", "posts"} ("posts": new channel
-    messages and deletes, i.e. reminders and announcements; "edits": tables and DMs).
+    before it: per route of that move, {"moves", "edits", "posts", "dm"} ("posts": new channel
+    messages and deletes, i.e. reminders and announcements; "edits": tables and DMs, of which
+    "dm" the DMs).
 
     `moves` are (slot, sent_at, route); `slot_of(channel_id)` is the slot a channel (the
     game's channel, or a player's DM channel) belongs to. Calls with no earlier move of their
@@ -140,7 +141,10 @@ def rest_by_move_route(
         i = bisect.bisect_right(found, (at, "\uffff")) - 1
         if i < 0:
             continue
-        out[found[i][1]]["posts" if route in POSTS else "edits"] += 1
+        counts = out[found[i][1]]
+        counts["posts" if route in POSTS else "edits"] += 1
+        if route == "PATCH DM":
+            counts["dm"] += 1
     return out
 
 

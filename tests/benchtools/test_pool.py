@@ -68,3 +68,22 @@ def test_runs_of_different_harness_modes_pool_apart() -> None:
     row = next(line for line in render(pooled).splitlines() if "continuous" in line)
     assert "| 1.80 (0.40, 0.20) |" in row  # (6 + 2 + 1) x 2 calls over 2 x 5 moves
     assert row.endswith("| 2.0 / 1.0 | 70 |")
+
+
+def test_the_bound_pools_beside_the_bot_and_the_floor() -> None:
+    bounded = run(500, [6.0] * 10, [2.0] * 10, 0.004, {ANSWER: 10})
+    for click in bounded["clicks"]:
+        click["bound"] = 3.0
+    bounded["cells"][0]["bound"] = {"clicks": 10, "cpu_per_click": 0.0015}
+    plain = run(500, [6.0] * 10, [2.0] * 10, 0.004, {ANSWER: 10})
+    pooled = pool([bounded, plain])
+
+    cell = pooled[(500, 50.0, OLD)]
+    assert len(cell.bound) == 10 and len(cell.bot) == 20  # the run without a bound adds none
+    row = render(pooled).splitlines()[-1]
+    # bound p50 and p99 3.0 ms | 3.0 / 2.0 | 6.0 / 2.0 | CPU 1.5 / 1.0 / 4.0
+    assert row == (
+        f"| 500 | 50 | {OLD} | 2 | 10 | 3.0 | 3.0 | 1.50x (1.50–1.50) | 3.00x "
+        "| 1.5 / 1.0 / 4.0 | 1.5x | 4.0x |"
+    )
+    assert "The bound" not in render(pool([plain]))

@@ -42,8 +42,8 @@ def test_each_call_counts_for_the_last_move_of_its_game_before_it() -> None:
     moves = [(0, 1.0, "dm"), (0, 2.0, "picker")]
     out = rest_by_move_route(requests, times, moves, slot_of, fake())
     assert out == {
-        "dm": {"moves": 1, "edits": 2},
-        "picker": {"moves": 1, "edits": 2, "posts": 2},
+        "dm": {"moves": 1, "edits": 2, "dm": 1},
+        "picker": {"moves": 1, "edits": 2, "dm": 1, "posts": 2},
     }
 
 
