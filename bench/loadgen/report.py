@@ -63,6 +63,7 @@ def cell_figures(cell: Cell) -> dict[str, Any]:
             "moves": {q: percentile([x for x in moved if x is not None], q) for q in (50, 99)},
             "ratio_p99_interval": ratio_interval(latencies, null, 99),
             "cpu_per_click": cell.bound_cpu / len(items) if items else float("nan"),
+            "drift": _drift(items, cell.null.items if cell.null else []),
         }
     return {
         "bound": bound,
@@ -256,6 +257,18 @@ def _kind_table(figures: list[dict[str, Any]]) -> list[str]:
     return [*out, ""]
 
 
+def _drift(bound: list[Any], floor: list[Any]) -> float:
+    """The bound's picker openings against the floor's, medians: the same clicks answered by
+    the same work (a deferred update), so any ratio but 1 is the machine's speed drifting
+    between the two replays, a measure of what a single run's bot/floor ratio carries too."""
+
+    def opens(items: list[Any]) -> list[float]:
+        return [i.latency for i in items if i.click.kind in ("open", "step") and i.latency]
+
+    b, f = opens(bound), opens(floor)
+    return percentile(b, 50) / percentile(f, 50) if b and f else float("nan")
+
+
 def _bound_table(figures: list[dict[str, Any]]) -> list[str]:
     """`--bound`: the floor plus only what the issue makes each applied move cost, against the
     floor and the real bot, on the same clicks."""
@@ -269,12 +282,14 @@ def _bound_table(figures: list[dict[str, Any]]) -> list[str]:
         "applied move commits it durably (SQLite, WAL, synchronous=FULL, one trip to a writer "
         "thread), then makes one message edit for the table unless the move was made on it. "
         "No bot can do less; what it measures against the floor is the part of the gap "
-        "the targets leave no room for. Times in ms.",
+        "the targets leave no room for. Times in ms. Drift: the bound's picker openings "
+        "against the floor's (medians), the same work: what the machine's speed changed "
+        "between two replays.",
         "",
         "| N | R/s | clicks | bound p50 | p99 | moves' p99 | floor p99 | bot p99 "
         "| bound/floor p99 (90% interval) | bot/floor p99 | CPU per click: bound / floor / bot "
-        "| bound/floor CPU | bot/floor CPU |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| bound/floor CPU | bot/floor CPU | drift |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
     ]
     for f in rows:
         b = f["bound"]
@@ -288,7 +303,8 @@ def _bound_table(figures: list[dict[str, Any]]) -> list[str]:
             f"| {ms(b['cpu_per_click'])} / {ms(f['null_cpu_per_click'])} "
             f"/ {ms(f['cpu_per_click'])} "
             f"| {ratio(b['cpu_per_click'], f['null_cpu_per_click'])} "
-            f"| {ratio(f['cpu_per_click'], f['null_cpu_per_click'])} |"
+            f"| {ratio(f['cpu_per_click'], f['null_cpu_per_click'])} "
+            f"| {b.get('drift', float('nan')):.2f}x |"
         )
     return [*out, ""]
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import os
 import signal
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 from bench.loadgen.proc import BotProcess
+from bench.loadgen.report import _drift
 from tests.fakediscord import FakeDiscord
 
 BUTTON = {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "g:1:1:x"}]}
@@ -68,3 +71,18 @@ async def test_the_bound_stores_each_move_before_its_answer_and_edits_the_table_
             assert edits_of_original(fake) == 1  # the table and the unmarked click: none
         finally:
             await bound.stop()
+
+
+def test_drift_compares_the_openings_both_replays_answered_alike() -> None:
+    """The bound's picker openings do the floor's very work: their ratio is the machine's
+    drift between the two replays. Moves (which the bound stores) are left out."""
+
+    def items(kinds_latencies: list[tuple[str, float | None]]) -> list[SimpleNamespace]:
+        return [
+            SimpleNamespace(click=SimpleNamespace(kind=k), latency=t) for k, t in kinds_latencies
+        ]
+
+    floor = items([("open", 0.002), ("step", 0.002), ("move", 0.002), ("open", None)])
+    bound = items([("open", 0.003), ("step", 0.003), ("move", 0.009)])
+    assert abs(_drift(bound, floor) - 1.5) < 1e-9
+    assert math.isnan(_drift(items([("move", 0.003)]), floor))  # no openings: no figure
