@@ -26,34 +26,23 @@ import asyncio
 import json
 import logging
 import os
-import re
 import signal
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import discord
 
-from bench.nullbot import NullBot
+from bench.nullbot import AnyItem, NullBot
 
 log = logging.getLogger("boundbot")
 
 STATE = "x" * 3000  # about a live game's stored state
 
 
-class BoundItem(discord.ui.DynamicItem[Any], template=r"(?s:.+)"):
+class BoundItem(AnyItem, template=r"(?s:.+)"):
     """Whatever was clicked: if it was an applied move, store it durably first; answer with a
-    deferred update; then one edit for the table."""
-
-    def __init__(self, item: discord.ui.Item[Any]) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> BoundItem:
-        return cls(item)
+    deferred update; then one edit for the table. (The template and parsing: the floor's.)"""
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = interaction.client
