@@ -111,8 +111,14 @@ def hand(
     away = bool(seat and seat.human and seat.is_bot)
     # A DM is not edited when others move (``dm_stale``): while it is not its owner's turn, a
     # line saying whose turn it is would soon be untrue, so the DM leaves it out; so does a DM
-    # while others act at the same time ("waiting for ann, bea" would go stale).
-    live = not dm or (acting(session, user_id) and not _others_acting(session, user_id))
+    # while others act at the same time ("waiting for ann, bea" would go stale), unless the
+    # game words the owner's own part (``own_prompt``), true whatever the others do.
+    own = _own_prompt(session, user_id) if dm else None
+    live = (
+        not dm
+        or own is not None
+        or (acting(session, user_id) and not _others_acting(session, user_id))
+    )
     return hand_screen(
         row.id,
         row.version,
@@ -130,6 +136,7 @@ def hand(
         leave=leave or dm,
         prompt=live,
         dm=dm,
+        own_prompt=own,
     )
 
 
@@ -142,6 +149,14 @@ def acting(session: Session, user_id: int) -> bool:
         return False
     renderer = session.hosted.renderer
     return any(not renderer.is_table_only(a.id) for a in game.legal_actions(str(user_id)))
+
+
+def _own_prompt(session: Session, user_id: int) -> str | None:
+    """The member's own part of a phase where everyone acts at once, if they act in it."""
+    if not acting(session, user_id):
+        return None
+    player = str(user_id)
+    return session.hosted.renderer.own_prompt(session.view(player), player)
 
 
 def _others_acting(session: Session, user_id: int) -> bool:
@@ -172,11 +187,14 @@ def dm_key(session: Session, user_id: int) -> tuple[Any, Any]:
     if acting(session, user_id):
         turn = session.version
         since = session.row.log.get("seen", {}).get(player)
-        if since is not None and _others_acting(session, user_id):
+        own = _own_prompt(session, user_id)
+        if since is not None and (own is not None or _others_acting(session, user_id)):
             # Others' moves in a simultaneous phase change the version but not this DM: its
-            # buttons still count (``Session.unchanged_since``) and it shows no "waiting for".
+            # buttons still count (``Session.unchanged_since``) and it shows no "waiting for",
+            # only its owner's part (``own``), which stays true when the others are done too.
             renderer = session.hosted.renderer
-            turn = ("since", since[1], tuple(renderer.private_lines(view, session.names, player)))
+            lines = tuple(renderer.private_lines(view, session.names, player))
+            turn = ("since", since[1], lines, own)
     always = (
         tuple(view.get("hand", [])),
         tuple(session.notes(user_id)),

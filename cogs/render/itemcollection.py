@@ -205,6 +205,14 @@ class ItemCollectionRenderer(Renderer):
         return clip("\n".join([head, *rows]), 1024)
 
     # -- the private hand -----------------------------------------------------------------
+    def own_prompt(self, view: dict[str, Any], reader: str) -> str | None:
+        if view.get("phase") != "negotiation" or reader not in view.get("actors", []):
+            return None
+        # The starter's choice is theirs alone: gone once they set the mode or press Ready.
+        if reader == view.get("starting") and view.get("mode") is None:
+            return "set High or Low, or press Ready when the talk is done"
+        return "press Ready when the talk is done"
+
     def private_lines(
         self, view: dict[str, Any], names: Mapping[str, str], reader: str | None = None
     ) -> list[str]:

@@ -160,6 +160,13 @@ class Renderer:
         """Actions offered on the table but never in a hand (they concern other players)."""
         return False
 
+    def own_prompt(self, view: dict[str, Any], reader: str) -> str | None:
+        """In a phase where everyone acts at once: what the reader is asked to do, worded so
+        it stays true whatever the others do meanwhile ("choose a card in secret"). A DM says
+        it as "Your turn: …" and is not edited as the others act (their progress is the
+        table's). None in other phases: the game's own prompt, shown when nobody else acts."""
+        return None
+
     def play_button(self) -> str:
         return "Play"
 

@@ -177,6 +177,7 @@ def hand_screen(
     prompt: bool = True,
     ended: str | None = None,
     dm: bool = False,
+    own_prompt: str | None = None,
 ) -> Screen:
     """A player's hand with the moves they can make now (ephemeral reply or DM).
 
@@ -185,10 +186,13 @@ def hand_screen(
     game" (on the DM, "My hand" and the table's move picker, which asks first). ``prompt``:
     say whose turn it is (left out where the message is not redrawn on every move). ``dm``:
     the DM hand, which is not redrawn when its owner's turn begins: drawn with no move open,
-    it offers the table's Play button, which opens the moves then.
+    it offers the table's Play button, which opens the moves then. ``own_prompt``: instead of
+    the game's prompt, the player's own part of a simultaneous phase (``Renderer.own_prompt``).
     """
     view = game.view(player)
-    if not prompt:
+    if own_prompt is not None:
+        view = {**view, "prompt": f"{player} to {own_prompt}."}
+    elif not prompt:
         view = {**view, "prompt": None}
     embed = renderer.hand_embed(view, names, notes, where, reader=player)
     playing = status == "active" and not game.finished

@@ -196,6 +196,17 @@ class WarOfSuitsRenderer(Renderer):
         return clip("\n".join([head, *rows]), 1024)
 
     # -- the private hand -----------------------------------------------------------------
+    def own_prompt(self, view: dict[str, Any], reader: str) -> str | None:
+        phase = view.get("phase")
+        if phase not in ("choose", "tie") or reader not in view.get("actors", []):
+            return None
+        what = "choose a card in secret" if phase == "choose" else "play an Ace or reinforce"
+        # A side the rules make reinforce is known when the phase begins: it stays true.
+        forced = [p for p in view.get("forced", []) if p != reader]
+        if forced:
+            what += f"; {SIDES[view['sides'][forced[0]]][1]} reinforces (no Ace left)"
+        return what
+
     def private_lines(
         self, view: dict[str, Any], names: Mapping[str, str], reader: str | None = None
     ) -> list[str]:
