@@ -151,6 +151,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "little time per callback, in both bots' windows alike)",
     )
     parser.add_argument(
+        "--stamp-in-fake",
+        action="store_true",
+        help="the harness before: stamp answers on the fake's event loop, where the bot's own "
+        "edits delay them, rather than in a forwarder process of their own",
+    )
+    parser.add_argument(
         "--bound",
         action="store_true",
         help="also replay the clicks to bench/boundbot.py: the floor plus what the issue makes "
@@ -190,6 +196,7 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> dict:
         gate=not args.prepare_in_flight,
         loop_profile=args.loop_profile,
         bound=args.bound,
+        stamp=not args.stamp_in_fake,
     )
     if args.bot_root is not None:
         opts.bot_root = args.bot_root.resolve()
@@ -217,6 +224,7 @@ async def main_async(args: argparse.Namespace, workdir: Path) -> dict:
         if server is not None:
             server.close()
     results["database"] = database
+    results["stamped_by"] = opts.stamped_by
     return results
 
 

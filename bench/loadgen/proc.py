@@ -76,8 +76,11 @@ class BotProcess:
         extra_env: dict[str, str] | None = None,
         name: str = "bot",
         root: Path = REPO_ROOT,
+        base_url: str | None = None,
     ) -> None:
         self.fake = fake
+        # Where its REST calls go: the fake, or the forwarder that stamps answers (stamper.py).
+        self.base_url = base_url or fake.base_url
         self.module = module
         self.root = root  # the checkout whose run_bot.py (and so whose bot) runs
         self.db_path = db_path or workdir / "bot.db"
@@ -116,7 +119,7 @@ class BotProcess:
                 sys.executable,
                 "-c",
                 LAUNCH.format(here=str(self.root / RUN_BOT.relative_to(REPO_ROOT).parent)),
-                self.fake.base_url,
+                self.base_url,
                 "--module",
                 self.module,
                 cwd=self.root,

@@ -175,7 +175,8 @@ def _header(command: str, args: argparse.Namespace, results: dict[str, Any]) -> 
         f"{args.clicks} measured clicks per (N, R) after {_warmup(args)}; "
         f"seed {args.seed} (the click policy and the bot's deals). Times in ms; the do-nothing "
         "bot (`bench/nullbot.py`) gets the same clicks "
-        "on copies of the same messages at the same offsets.",
+        "on copies of the same messages at the same offsets. Answers stamped as they reach "
+        f"{results.get('stamped_by', 'the fake')}.",
         "",
     ]
 

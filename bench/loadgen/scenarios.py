@@ -15,6 +15,7 @@ floor, in turns, each window ending once the real bot is idle.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -44,6 +45,7 @@ from bench.loadgen.gamedb import (
 from bench.loadgen.looplag import LoopLag, LoopProfile
 from bench.loadgen.policy import Move, choose, control_for
 from bench.loadgen.proc import REPO_ROOT, BotProcess, remove_database
+from bench.loadgen.stamper import Stamper
 from bench.loadgen.stats import rest_by_move_route, rest_routes, tracebacks, went_wrong
 from tests.fakediscord import FakeDiscord, FakeMessage
 
@@ -78,6 +80,10 @@ class Options:
     # The floor plus what the issue makes every move cost (`bench/boundbot.py`), replaying
     # the same clicks after the floor (continuous mode only).
     bound: bool = False
+    # Answers stamped as they reach a forwarder process of their own (`stamper.py`), not on
+    # the fake's event loop, where the bot's own edits delayed them. False: the fake's stamp.
+    stamp: bool = True
+    stamped_by: str = "the fake's event loop"  # what stamped them, for the report (`run_size`)
 
 
 @dataclass
@@ -263,9 +269,17 @@ async def run_size(
         env["RUN_BOT_PHASES"] = str(phases_path)
     if opts.postgresql:
         env["DATABASE_URL"] = await fresh_schema(opts.postgresql, f"load_n{n}")
-    async with fake:
-        bot = BotProcess(fake, workdir, root=opts.bot_root, extra_env=env)
-        null = BotProcess(fake, workdir, module="bench.nullbot", name="nullbot")
+    async with fake, contextlib.AsyncExitStack() as stack:
+        base_url, stamper = None, None
+        if opts.stamp:
+            stamper = await stack.enter_async_context(Stamper(fake.port))
+            fake.answer_arrived, base_url = stamper.arrived, stamper.base_url
+            priority = "real-time" if stamper.realtime else "normal"
+            opts.stamped_by = (
+                f"a forwarder process (`bench/loadgen/stamper.py`, {priority} priority)"
+            )
+        bot = BotProcess(fake, workdir, root=opts.bot_root, extra_env=env, base_url=base_url)
+        null = BotProcess(fake, workdir, module="bench.nullbot", name="nullbot", base_url=base_url)
         bound = (
             BotProcess(
                 fake,
@@ -274,6 +288,7 @@ async def run_size(
                 name="boundbot",
                 db_path=workdir / "bound.db",
                 extra_env={"BOUND_MARKS": str(workdir / "bound-marks.json")},
+                base_url=base_url,
             )
             if opts.bound and not opts.alternate
             else None
@@ -338,6 +353,8 @@ async def run_size(
                 result_429 = await scenario_429(fake, bot, driver, n, rate_429)
             games_started = sum(s.games_started for s in driver.slots)
         finally:
+            if stamper is not None:
+                opts.stamped_by += f": {stamper.found} answers, {stamper.missed} not seen there"
             if driver is not None:
                 await driver.close()
             if reader is not None:
