@@ -293,6 +293,10 @@ def _raw(results: dict) -> dict:
                 "bot": k.latency * 1000 if k.latency is not None else None,
                 "floor": floor.get(id(k)),
                 "bound": bound.get(id(k)),
+                # How much later the fake's own loop got to the bot's / the floor's answer
+                # than the forwarder that stamped it (ms; None: stamped by the fake itself).
+                "fake_delay": delays.get(k.interaction_id),
+                "fake_delay_floor": floor_delays.get(id(k)),
                 "steps": {name: t * 1000 for name, t in steps.get(id(k), {}).items()} or None,
             }
             for s in results["sizes"]
@@ -300,6 +304,8 @@ def _raw(results: dict) -> dict:
             for floor in [_floor_latencies(c)]
             for bound in [_floor_latencies(c, bound=True)]
             for steps in [move_phases(c, s.phases)]
+            for delays in [{i: d * 1000 for i, d in s.answer_delays.items()}]
+            for floor_delays in [_floor_delays(c, delays)]
             for k in c.measured
         ],
         "memory": [
@@ -308,6 +314,12 @@ def _raw(results: dict) -> dict:
         ],
         "startup": [asdict(r) for r in results["startup"]],
     }
+
+
+def _floor_delays(cell: Any, delays: dict[int, float]) -> dict[int, float]:
+    """The fake's delay (ms) in getting to each floor answer, by the replayed click's identity."""
+    items = cell.null.items if cell.null else []
+    return {id(i.click): delays[i.ix.id] for i in items if i.ix and i.ix.id in delays}
 
 
 def _floor_latencies(cell: Any, *, bound: bool = False) -> dict[int, float]:

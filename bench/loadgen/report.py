@@ -176,9 +176,27 @@ def _header(command: str, args: argparse.Namespace, results: dict[str, Any]) -> 
         f"seed {args.seed} (the click policy and the bot's deals). Times in ms; the do-nothing "
         "bot (`bench/nullbot.py`) gets the same clicks "
         "on copies of the same messages at the same offsets. Answers stamped as they reach "
-        f"{results.get('stamped_by', 'the fake')}.",
+        f"{results.get('stamped_by', 'the fake')}.{_fake_delays(results['sizes'])}",
         "",
     ]
+
+
+def _fake_delays(sizes: list[Any]) -> str:
+    """What a stamp on the fake's own loop would have added, for each bot's measured clicks."""
+    bot, floor = [], []
+    for size in sizes:
+        delays = size.answer_delays
+        for cell in size.cells:
+            bot += [delays[k.interaction_id] for k in cell.measured if k.interaction_id in delays]
+            items = cell.null.items if cell.null else []
+            floor += [delays[i.ix.id] for i in items if i.ix is not None and i.ix.id in delays]
+    if not bot or not floor:
+        return ""
+    return (
+        " The fake's own loop got to the answers later by (ms, p50 / p99): "
+        f"the bot's {percentile(bot, 50) * 1000:.2f} / {percentile(bot, 99) * 1000:.2f}, the "
+        f"floor's {percentile(floor, 50) * 1000:.2f} / {percentile(floor, 99) * 1000:.2f}."
+    )
 
 
 def _warmup(args: argparse.Namespace) -> str:

@@ -205,6 +205,9 @@ class SizeResult:
     setup_issues: Counter[str] = field(default_factory=Counter)
     phases: dict[int, dict[str, float]] = field(default_factory=dict)  # by interaction id
     rss_setup: int = 0  # the live games just started, before any cell's clicks
+    # Stamped by the forwarder: how much later the fake's loop got to each answer (by
+    # interaction id, seconds): the delay a stamp on that loop carried.
+    answer_delays: dict[int, float] = field(default_factory=dict)
 
 
 def read_phases(path: Path) -> dict[int, dict[str, float]]:
@@ -374,6 +377,7 @@ async def run_size(
         setup_issues,
         read_phases(phases_path) if opts.phases else {},
         rss_setup,
+        dict(fake.answer_delays),
     )
 
 

@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from aiohttp import ClientSession, web
 
 from bench.loadgen.proc import BotProcess
+from bench.loadgen.report import _fake_delays
 from bench.loadgen.stamper import Stamper
 from tests.fakediscord import FakeDiscord
 
@@ -41,6 +43,8 @@ async def test_a_bot_through_the_forwarder_has_its_answer_stamped_there(tmp_path
             stamp = given[0]
             assert stamp is not None and stamp > ix.dispatched_at
             assert answer.elapsed == stamp - ix.dispatched_at
+            # What a stamp on the fake's own loop would have added: kept for the report.
+            assert fake.answer_delays[ix.id] >= 0
         finally:
             await null.stop()
 
@@ -100,3 +104,13 @@ async def test_a_request_line_split_across_two_reads_is_still_stamped() -> None:
             assert stamp is not None and stamp >= second
     finally:
         await runner.cleanup()
+
+
+def test_the_report_says_what_the_fakes_loop_would_have_added_for_each_bot() -> None:
+    measured = [SimpleNamespace(interaction_id=i) for i in (1, 2, 3)]
+    replayed = [SimpleNamespace(ix=SimpleNamespace(id=i)) for i in (11, 12, 13)]
+    cell = SimpleNamespace(measured=measured, null=SimpleNamespace(items=replayed))
+    delays = {1: 0.001, 2: 0.002, 3: 0.003, 11: 0.0001, 12: 0.0001, 13: 0.0001, 99: 5.0}
+    text = _fake_delays([SimpleNamespace(answer_delays=delays, cells=[cell])])
+    assert "the bot's 2.00 / 2.98, the floor's 0.10 / 0.10" in text
+    assert _fake_delays([SimpleNamespace(answer_delays={}, cells=[cell])]) == ""

@@ -642,6 +642,8 @@ class FakeDiscord:
         # When an interaction's answer reached the benchmark's forwarder (bench/loadgen/
         # stamper.py), if it did: a stamp this event loop's other work cannot delay.
         self.answer_arrived: Callable[[int], float | None] | None = None
+        # With it: how much later this loop got to each answer (interaction id -> seconds).
+        self.answer_delays: dict[int, float] = {}
         self.bot = FakeUser(self._ids.next(), "cardtable", bot=True)
         self.application_id = self.bot.id  # as for every bot created since 2019
         self.owner = FakeUser(self._ids.next(), "owner")
@@ -1852,7 +1854,10 @@ class FakeDiscord:
 
     async def _answer(self, interaction: FakeInteraction, req: _Request) -> object:
         arrived = self.answer_arrived(interaction.id) if self.answer_arrived else None
-        elapsed = (time.monotonic() if arrived is None else arrived) - interaction.dispatched_at
+        now = time.monotonic()
+        if arrived is not None:
+            self.answer_delays[interaction.id] = now - arrived
+        elapsed = (now if arrived is None else arrived) - interaction.dispatched_at
         if interaction.callback is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         if self.ack_deadline is not None and elapsed > self.ack_deadline:
