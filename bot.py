@@ -237,6 +237,12 @@ class CardBot(commands.Bot):
         if timers is not None:
             timers.heard_outage()  # type: ignore[attr-defined]
 
+    def looked_at_moves(self, game_id: int, user_id: int) -> None:
+        """A member looked at their moves without making one: their turn's reminder waits."""
+        timers = self.get_cog("Timers")
+        if timers is not None:
+            timers.looked(game_id, user_id)  # type: ignore[attr-defined]
+
     def wake_timers(self, at: float | None = None, *, known: bool = False) -> None:
         """A game's clocks changed: the clock loop looks again. ``known``: ``at`` is that
         game's nearest clock now (None: it has none), so the loop may sleep on if it wakes

@@ -136,6 +136,8 @@ class Play(commands.Cog):
             return
         if applied is not None and session is not None:
             self.after_move(session, applied)
+        elif session is not None and session.seat(interaction.user.id) is not None:
+            self.bot.looked_at_moves(game_id, interaction.user.id)  # opened or stepped a picker
 
     async def _stale_buttons(self, interaction: discord.Interaction, game_id: int) -> None:
         """A button pressed on the table of a game that is over: the table should offer no
@@ -398,6 +400,8 @@ class Play(commands.Cog):
             return
         screen = show.hand(session, interaction.user.id, leave=True)
         await components.answer_private(interaction, screen)
+        if session.seat(interaction.user.id) is not None:
+            self.bot.looked_at_moves(game_id, interaction.user.id)
         if session.row.status == "active":
             try:  # opened again, maybe
                 await self.presenter.retry_dm(session, interaction.user.id)

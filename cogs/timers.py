@@ -50,6 +50,7 @@ BUSY = 0.2  # seconds before claiming again a due game whose row another transac
 SWEEP_EVERY = 60.0  # seconds between sweeps of the game cache (``Sessions.sweep``)
 HOUR = 3600.0  # the longest wait between two redraws of a game Discord keeps refusing
 DOWN_LOOK = 2.0  # seconds between looks while the database is unavailable
+LOOKS_KEPT = 5000  # members' looks remembered before the old ones are swept (``looked``)
 OUTAGES_KEPT = 10  # the database's last outages remembered (deadlines in them start over)
 OUTAGE_KEPT = 3 * 3600.0  # seconds a server's outage is remembered after it ended
 OUTAGE_RESTARTS_AFTER = 10.0  # seconds of outage after which its turns start over in full
@@ -111,6 +112,11 @@ class Timers(commands.Cog):
         # looked lately (then deadlines since ran out with no process to take a click).
         self._alone_after: float | None = None
         self._pass_noted = float("-inf")
+        # (game, member) -> when the member last looked at their moves there without making
+        # one (the picker, "My hand", the DM's Play): a reminder waits until they have been
+        # away that long. This process's clicks only: sharing the database, another process
+        # may remind as before.
+        self._looked: dict[tuple[int, int], float] = {}
         # Servers Discord has lost (GUILD_DELETE marked unavailable) -> since when, and the
         # outages of the last hours that ended, (from, to): deadlines in them start over.
         self._guild_down: dict[int, float] = {}
@@ -344,7 +350,7 @@ class Timers(commands.Cog):
                 return await self._time_out(session, due[0], moment)
             reminders = sorted(p for p, t in clocks.get("nudge", {}).items() if t <= moment)
             if reminders:
-                return await self._remind(session, reminders)
+                return await self._remind(session, reminders, moment)
             bot_at = clocks.get("bot")
             if bot_at is None or bot_at > moment:
                 return False
@@ -533,8 +539,31 @@ class Timers(commands.Cog):
             )
         return await self._apply(session, int(player), choice, moment, timed_out=True, note=note)
 
-    async def _remind(self, session: Session, players: list[str]) -> bool:
+    def looked(self, game_id: int, user_id: int) -> None:
+        """The member looked at their moves in the game (a click that made none): someone
+        choosing is not reminded that it is their turn (``_remind``)."""
+        moment = now()
+        self._looked[(game_id, user_id)] = moment
+        if len(self._looked) > LOOKS_KEPT:
+            since = moment - self.sessions.timing.nudge_after
+            self._looked = {k: t for k, t in self._looked.items() if t > since}
+
+    async def _remind(self, session: Session, players: list[str], moment: float) -> bool:
         clocks = dict(session.row.clocks)
+        after = self.sessions.timing.nudge_after
+        # Who looked at their moves within the delay is choosing: reminded only once they
+        # have been away that long (a move of theirs starts the delay over anyway).
+        later = {}
+        for p in players:
+            looked = self._looked.get((session.id, int(p)))
+            if looked is not None and looked + after > moment:
+                later[p] = looked + after
+        if later:
+            clocks["nudge"] = {**clocks.get("nudge", {}), **later}
+            players = [p for p in players if p not in later]
+            if not players:
+                await self.sessions.set_clocks(session, clocks)
+                return True
         nudge = {p: t for p, t in clocks.get("nudge", {}).items() if p not in players}
         if nudge:
             clocks["nudge"] = nudge
