@@ -117,6 +117,7 @@ class Timers(commands.Cog):
         # away that long. This process's clicks only: sharing the database, another process
         # may remind as before.
         self._looked: dict[tuple[int, int], float] = {}
+        self._looks_limit = LOOKS_KEPT  # swept past this; doubles if most are recent
         # Servers Discord has lost (GUILD_DELETE marked unavailable) -> since when, and the
         # outages of the last hours that ended, (from, to): deadlines in them start over.
         self._guild_down: dict[int, float] = {}
@@ -544,9 +545,11 @@ class Timers(commands.Cog):
         choosing is not reminded that it is their turn (``_remind``)."""
         moment = now()
         self._looked[(game_id, user_id)] = moment
-        if len(self._looked) > LOOKS_KEPT:
+        if len(self._looked) > self._looks_limit:
             since = moment - self.sessions.timing.nudge_after
             self._looked = {k: t for k, t in self._looked.items() if t > since}
+            # Amortised: a sweep that frees little is not repeated at every click.
+            self._looks_limit = max(LOOKS_KEPT, 2 * len(self._looked))
 
     async def _remind(self, session: Session, players: list[str], moment: float) -> bool:
         clocks = dict(session.row.clocks)

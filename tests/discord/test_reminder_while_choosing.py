@@ -69,3 +69,23 @@ async def test_my_hand_counts_and_a_member_who_never_looks_is_reminded_on_time(
     await env.advance_time(12)
     await env.bot.presenter.idle()
     assert any(f"<@{bea}>" in r for r in reminders(table))
+
+
+async def test_looks_are_forgotten_once_older_than_the_delay(simcord_env, monkeypatch) -> None:
+    """The memory of looks stays small: past a limit, those older than the delay go, and a
+    sweep that frees little raises the limit rather than running at every click."""
+    timers = simcord_env.bot.get_cog("Timers")
+    module = timers.looked.__func__.__globals__  # the extension's own module (loaded anew)
+    monkeypatch.setitem(module, "LOOKS_KEPT", 3)
+    timers._looks_limit = 3
+    old = module["now"]() - 3600
+    timers._looked = {(1, u): old for u in range(3)}
+    timers.looked(2, 7)  # over the limit: the old ones go
+    assert list(timers._looked) == [(2, 7)] and timers._looks_limit == 3
+    timers.looked(2, 8)
+    timers.looked(2, 9)
+    timers.looked(2, 10)  # over again, all recent: kept, and the limit doubles
+    assert len(timers._looked) == 4 and timers._looks_limit == 8
+    for u in range(11, 15):
+        timers.looked(2, u)
+    assert len(timers._looked) == 8 and timers._looks_limit == 8
