@@ -24,6 +24,8 @@ import re
 import sys
 import time
 
+from bench.loadgen.proc import REPO_ROOT
+
 ANSWER = re.compile(rb"POST /api/v\d+/interactions/(\d+)/[^/\s]+/callback")
 CARRY = 160  # bytes of a connection's last chunk kept: a request line split in two is found
 CHUNK = 1 << 16
@@ -115,7 +117,6 @@ class Stamper:
     async def start(self) -> Stamper:
         read_fd, write_fd = os.pipe()
         os.set_blocking(read_fd, False)
-        here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         try:
             self.proc = await asyncio.create_subprocess_exec(
                 sys.executable,
@@ -123,7 +124,7 @@ class Stamper:
                 "bench.loadgen.stamper",
                 str(self.target_port),
                 str(write_fd),
-                cwd=here,
+                cwd=REPO_ROOT,
                 pass_fds=(write_fd,),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
