@@ -195,15 +195,15 @@ def dm_key(session: Session, user_id: int) -> tuple[Any, Any]:
             renderer = session.hosted.renderer
             lines = tuple(renderer.private_lines(view, session.names, player))
             turn = ("since", since[1], lines, own)
+    quiet = {**view, "prompt": None, **dict.fromkeys(session.hosted.renderer.lasting)}
     always = (
         tuple(view.get("hand", [])),
         tuple(session.notes(user_id)),
-        # What the game tells this player alone (I Have It's lead limit, a tenth card): the
-        # DM says it, so it is redrawn when that goes too, not only when the hand changes.
-        # As drawn between turns: with no prompt (the moves' part is ``turn``'s).
-        tuple(
-            session.hosted.renderer.private_lines({**view, "prompt": None}, session.names, player)
-        ),
+        # What the game tells this player alone (I Have It's lead limit): the DM says it,
+        # so it is redrawn when that goes too, not only when the hand changes.
+        # As drawn between turns: with no prompt (the moves' part is ``turn``'s), and
+        # without the lines that stay true once gone (``Renderer.lasting``).
+        tuple(session.hosted.renderer.private_lines(quiet, session.names, player)),
         session.row.status,
         away,
     )

@@ -29,6 +29,7 @@ def rank_name(code: str) -> str:
 class IHaveItRenderer(Renderer):
     color = 0x2E8B57
     emoji = "✋"
+    lasting = ("drawn",)
 
     def action_label(self, action_id: str, label: str, names: Mapping[str, str]) -> str:
         verb, _, rest = action_id.partition(":")
@@ -130,12 +131,12 @@ class IHaveItRenderer(Renderer):
         if drawn:
             lines.append(f"Your tenth card, drawn from the pile: **{standard_card(drawn)}**.")
         limit = view.get("lead_limit")
-        current = view.get("current")
-        if limit and current:
-            # Only the decliner (who leads under it) and the taker get the limit.
-            who = "Your" if reader == current else f"{names.get(current, current)}'s"
+        if limit and reader is not None and reader == view.get("current"):
+            # The decliner's, who leads under it (their hand changes as they do, so the line
+            # goes at no extra edit). The taker's note says it instead: a line in their DM
+            # would cost an edit of it when the lead is made, and stay untrue until then.
             lines.append(
-                f"🔒 {who} lead: a single or a pair of rank **{rank_name(limit)}** or lower "
+                f"🔒 Your lead: a single or a pair of rank **{rank_name(limit)}** or lower "
                 "(anything if there is none)."
             )
         return lines

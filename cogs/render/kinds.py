@@ -65,6 +65,10 @@ class Renderer:
     color = 0x5865F2
     emoji = "🃏"
     recent_lines = 6  # the log lines the table's "Recent" shows at most
+    # Private view keys whose line stays true once the engine drops the key (I Have It's
+    # tenth card, a fact of the deal): a DM is not edited only because one went, which
+    # would cost a call per DM; it loses the line when next drawn (``show.dm_key``).
+    lasting: tuple[str, ...] = ()
 
     def __init__(self, kind: str, title: str) -> None:
         self.kind = kind

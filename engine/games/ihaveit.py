@@ -293,13 +293,18 @@ class IHaveIt(Game):
         names = ", ".join(label(c) for c in taken)
         lowest = min(taken, key=sort_key)
         mine = f"{owner} took {names} from you."
+        theirs = f"You took {names} from {player}."
         if hand:
             mine += f" Lead a single or a pair of rank {rank(lowest)} or lower if you can."
+            theirs += (
+                f" {player}'s lead: a single or a pair of rank {rank(lowest)} or lower, "
+                "if they have one."
+            )
         events = [
             Event(
                 f"{player} declines {owner}'s {describe(prev)}; "
                 f"{owner} takes {count(len(taken))} at random from {player}'s hand.",
-                {owner: f"You took {names} from {player}.", player: mine},
+                {owner: theirs, player: mine},
             )
         ]
         self._settle(events)

@@ -25,6 +25,7 @@ from tests.discord.card_table import (
 )
 from tests.discord.driver import Table, controls, message_text, target_of
 from tests.discord.ihaveit_positions import bea_to_answer
+from tests.discord.test_dm_between_turns import dm_edits
 
 RENDER = renderer_for("ihaveit")
 
@@ -114,7 +115,10 @@ async def test_a_pair_is_one_choice_decline_is_private_and_the_lead_restricted(
     assert f"{names[ann]} took {labels(taken)} from you." in dm_text(table, bea)
     for player in (ann, bea):
         assert "Only you can see" in dm_text(table, player)
-        assert f"rank **{rank_name(limit)}** or lower" in dm_text(table, player)
+    assert f"rank **{rank_name(limit)}** or lower" in dm_text(table, bea)
+    assert f"{names[bea]}'s lead: a single or a pair of rank {limit} or lower" in (
+        dm_text(table, ann)
+    )
     for card in taken:
         assert label(card) not in dm_text(table, cy)
     assert "or lower" not in dm_text(table, cy)
@@ -238,21 +242,61 @@ async def test_full_game_to_the_end_with_secrets_kept(simcord_env, monkeypatch) 
     assert [seq for seq, _, _ in stored] == list(range(1, moves + 1))
 
 
-async def test_the_takers_dm_drops_the_lead_limit_once_the_lead_is_made(simcord_env) -> None:
-    """Before: the taker's DM went on showing the restricted lead's limit after the lead (it
-    was redrawn only when their hand or turn changed)."""
-    table = await Table.start(simcord_env, "ihaveit", 3, seed=3)
+async def test_the_takers_dm_is_not_edited_when_the_restricted_lead_is_made(simcord_env) -> None:
+    """The taker learns the limit in their note ("You took …: bea's lead: … or lower"), which
+    stays true. Before, their DM showed it as a line that was true only until the lead, and
+    was edited then only to take it away: one call to Discord at every decline (issue #8's
+    budget). The decliner, who leads under it, still has the line (their hand changes as they
+    lead, so it goes at no extra edit)."""
+    env = simcord_env
+    table = await Table.start(env, "ihaveit", 3, seed=3)
     ann, bea, cy = await bea_to_answer(table, ["2C", "3D", "4H", "5S", "6C"], "KC")
+    names = (await table.session()).names
     # bea declines ann's K♣: ann takes one card from bea, and bea leads under a limit.
     await table.act(bea, "decline", via="table")
     game = await table.game()
-    assert game.view(None)["restricted"] and game.actors() == [bea]
-    assert "🔒" in message_text(table.dm_message(ann))  # right now, true: bea's lead is limited
-    # bea leads: the limit is over (nobody's lead is restricted now, cy is to answer).
-    lead = next(a.id for a in game.legal_actions(bea))
-    await table.act(bea, lead, via="dm")
-    game = await table.game()
-    assert game.actors() == [cy] and not game.view(None)["restricted"]
-    assert game.view(ann)["lead_limit"] is None
+    limit = game.view(bea)["lead_limit"]
+    assert game.view(None)["restricted"] and game.actors() == [bea] and limit
+    await env.bot.presenter.idle()
     ann_dm = message_text(table.dm_message(ann))
     assert "🔒" not in ann_dm, ann_dm
+    assert f"{names[bea]}'s lead: a single or a pair of rank {limit} or lower" in ann_dm
+    assert f"🔒 Your lead: a single or a pair of rank **{rank_name(limit)}**" in (
+        message_text(table.dm_message(bea))
+    )
+    # bea leads: the limit is over (nobody's lead is restricted now, cy is to answer).
+    since = len(env.http_requests)
+    lead = next(a.id for a in game.legal_actions(bea))
+    await table.act(bea, lead, via="dm")
+    await env.bot.presenter.idle()
+    game = await table.game()
+    assert game.actors() == [cy] and not game.view(None)["restricted"]
+    assert await dm_edits(env, table, [ann], since) == []
+    assert "🔒" not in message_text(table.dm_message(bea))
+
+
+async def test_the_first_move_edits_no_dm_only_to_drop_the_tenth_card(simcord_env) -> None:
+    """Each DM says which tenth card its owner drew at the deal, a fact that stays true.
+    Before, the engine's dropping it at the first move made the bot edit both other players'
+    DMs only to take that line away: two calls to Discord at every game's first move (issue
+    #8's budget). Now the line goes when the DM is next drawn (its owner's hand changes)."""
+    env = simcord_env
+    table = await Table.start(env, "ihaveit", 3, seed=3)
+    game = await table.game()
+    first = game.actors()[0]
+    others = [p for p in game.players if p != first]
+    await env.bot.presenter.idle()
+    for player in others:
+        assert "Your tenth card" in message_text(table.dm_message(player))
+    since = len(env.http_requests)
+    lead = next(a.id for a in game.legal_actions(first))
+    await table.act(first, lead, via="dm")
+    await env.bot.presenter.idle()
+    assert "drawn" not in (await table.game()).view(others[0])
+    assert await dm_edits(env, table, others, since) == []
+    # The next one to play: their hand changes, and their DM is drawn without the line.
+    answerer = (await table.game()).actors()[0]
+    move = next(a.id for a in (await table.game()).legal_actions(answerer) if a.id != "decline")
+    await table.act(answerer, move, via="table")
+    await env.bot.presenter.idle()
+    assert "Your tenth card" not in message_text(table.dm_message(answerer))

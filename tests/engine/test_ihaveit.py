@@ -347,7 +347,10 @@ def test_decline_random_take_private_to_taker_and_decliner() -> None:
     # Public text says only how many; which card goes privately to Ann and Bea, not Cid.
     assert events[0].public == "Bea declines Ann's 7♣; Ann takes 1 card at random from Bea's hand."
     assert name not in public(events)
-    assert events[0].private["Ann"] == f"You took {name} from Bea."
+    assert events[0].private["Ann"] == (
+        f"You took {name} from Bea. "
+        f"Bea's lead: a single or a pair of rank {taken[:-1]} or lower, if they have one."
+    )
     assert events[0].private["Bea"] == (
         f"Ann took {name} from you. "
         f"Lead a single or a pair of rank {taken[:-1]} or lower if you can."
