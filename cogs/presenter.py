@@ -765,26 +765,30 @@ class Presenter:
             held.dm_closed = False
         self.update(session, table=False)
 
-    def _dms_to_draw(self, session: Session) -> list[tuple[int, object]]:
+    def _dms_to_draw(self, session: Session) -> list[tuple[int, tuple[Any, Any]]]:
         """(member, what their DM should show) for each DM that does not show it yet."""
         if not self.bot.settings.dm_hands:
             return []  # the playground: hands are in "My hand" only
-        found: list[tuple[int, object]] = []
+        found: list[tuple[int, tuple[Any, Any]]] = []
         for seat in session.seats:
             if seat.dm_closed:
                 self._dm_closed_in.setdefault(seat.user_id, set()).add(session.id)
             if seat.dm_closed or not seat.human:
                 continue
-            key = show.dm_key(session, seat.user_id)
-            if show.dm_stale(session.shown.dms.get(seat.user_id), key):
-                found.append((seat.user_id, key))
+            # Compared first as a click's answer draws it: a DM whose owner opened their
+            # moves in it keeps them while they still hold (``Renderer.moves_in_dm``).
+            shown = session.shown.dms.get(seat.user_id)
+            if show.dm_stale(shown, show.dm_key(session, seat.user_id)):
+                key = show.dm_drawn_key(session, seat.user_id)
+                if show.dm_stale(shown, key):
+                    found.append((seat.user_id, key))
         return found
 
-    async def _send_dm(self, session: Session, user_id: int, key: object) -> None:
+    async def _send_dm(self, session: Session, user_id: int, key: tuple[Any, Any]) -> None:
         seat = session.seat(user_id)
         if seat is None:
             return
-        screen = show.hand(session, user_id, dm=True)
+        screen = show.hand(session, user_id, dm=True, idle=key[1] is None)
         stale: tuple[int, int] | None = None  # an old DM to delete once a fresh one is up
         try:
             if seat.dm_channel_id and seat.dm_message_id:
@@ -1007,7 +1011,7 @@ class Presenter:
             return  # drawn by an older version, in a look of its own: drawn anew, once
         for seat in session.seats:
             if seat.human and seat.dm_message_id is not None and seat.user_id not in shown.dms:
-                shown.dms[seat.user_id] = show.dm_key(session, seat.user_id)
+                shown.dms[seat.user_id] = show.dm_drawn_key(session, seat.user_id)
 
     async def _end_shown(self, session: Session) -> None:
         """Sharing the database, an ended game is drawn without the drawing lease (it has

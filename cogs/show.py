@@ -88,7 +88,9 @@ def hand(
     notice: str | None = None,
     dm: bool = False,
     leave: bool = False,
+    idle: bool = False,
 ) -> Screen:
+    """``idle``: a DM drawn with Play only, though its owner has moves (``dm_drawn_key``)."""
     assert session.game is not None
     row = session.row
     renderer = session.hosted.renderer
@@ -113,11 +115,10 @@ def hand(
     # line saying whose turn it is would soon be untrue, so the DM leaves it out; so does a DM
     # while others act at the same time ("waiting for ann, bea" would go stale), unless the
     # game words the owner's own part (``own_prompt``), true whatever the others do.
-    own = _own_prompt(session, user_id) if dm else None
-    live = (
-        not dm
-        or own is not None
-        or (acting(session, user_id) and not _others_acting(session, user_id))
+    own = _own_prompt(session, user_id) if dm and not idle else None
+    live = not dm or (
+        not idle
+        and (own is not None or (acting(session, user_id) and not _others_acting(session, user_id)))
     )
     return hand_screen(
         row.id,
@@ -137,6 +138,7 @@ def hand(
         prompt=live,
         dm=dm,
         own_prompt=own,
+        moves=not idle,
     )
 
 
@@ -208,6 +210,17 @@ def dm_key(session: Session, user_id: int) -> tuple[Any, Any]:
         away,
     )
     return always, turn
+
+
+def dm_drawn_key(session: Session, user_id: int) -> tuple[Any, Any]:
+    """``dm_key`` of the DM the bot draws on its own now (not a click's answer): with Play
+    only, not the moves, when the game says those belong on the table (``moves_in_dm``)."""
+    key = dm_key(session, user_id)
+    if key[1] is not None:
+        player = str(user_id)
+        if not session.hosted.renderer.moves_in_dm(session.view(player), player):
+            return key[0], None
+    return key
 
 
 def dm_stale(shown: Any, key: tuple[Any, Any]) -> bool:

@@ -100,6 +100,10 @@ class ItemCollectionRenderer(Renderer):
     def play_button(self) -> str:
         return "My move"
 
+    def moves_in_dm(self, view: dict[str, Any], reader: str) -> bool:
+        # High/Low and Ready are the table's: the talk is in the channel.
+        return view.get("phase") != "negotiation"
+
     def round_of(self, view: dict[str, Any]) -> int | None:
         # Private notes start afresh each round ("You place Q♣ face down." is last round's).
         return int(view.get("round") or 0)

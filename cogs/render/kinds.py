@@ -171,6 +171,13 @@ class Renderer:
         table's). None in other phases: the game's own prompt, shown when nobody else acts."""
         return None
 
+    def moves_in_dm(self, view: dict[str, Any], reader: str) -> bool:
+        """Whether a DM the bot draws on its own (its hand changed) shows the reader's moves
+        now, or only the Play button, which opens them there. False for moves that belong on
+        the table (the Item Collection talk's Ready): a DM showing them would be edited each
+        time its owner made one on the table, only to take the buttons away."""
+        return True
+
     def play_button(self) -> str:
         return "Play"
 

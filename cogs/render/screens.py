@@ -178,6 +178,7 @@ def hand_screen(
     ended: str | None = None,
     dm: bool = False,
     own_prompt: str | None = None,
+    moves: bool = True,
 ) -> Screen:
     """A player's hand with the moves they can make now (ephemeral reply or DM).
 
@@ -188,6 +189,8 @@ def hand_screen(
     the DM hand, which is not redrawn when its owner's turn begins: drawn with no move open,
     it offers the table's Play button, which opens the moves then. ``own_prompt``: instead of
     the game's prompt, the player's own part of a simultaneous phase (``Renderer.own_prompt``).
+    ``moves``: False for a DM drawn with Play only, though its owner has moves
+    (``Renderer.moves_in_dm``).
     """
     view = game.view(player)
     if own_prompt is not None:
@@ -196,7 +199,7 @@ def hand_screen(
         view = {**view, "prompt": None}
     embed = renderer.hand_embed(view, names, notes, where, reader=player)
     playing = status == "active" and not game.finished
-    actions = game.legal_actions(player) if playing and not away else []
+    actions = game.legal_actions(player) if playing and not away and moves else []
     # Moves only ever made on the table (catching someone) stay off the hand.
     actions = [a for a in actions if not renderer.is_table_only(a.id)]
     rows: list[Row] = []

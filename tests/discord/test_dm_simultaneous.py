@@ -55,9 +55,11 @@ async def test_war_of_suits_dm_says_your_turn_and_is_not_edited_when_the_other_s
     assert game.view()["battle"] == 1 and not game.view()["chosen"], "both chose: revealed"
 
 
-async def test_item_collection_last_dm_not_ready_is_not_edited_as_the_others_press_ready(
-    simcord_env,
-) -> None:
+async def test_item_collection_dms_are_not_edited_as_the_talk_goes_on(simcord_env) -> None:
+    """The talk's High/Low and Ready are the table's (``Renderer.moves_in_dm``): a DM drawn
+    then offers My move, which opens them in the DM. Before, it showed them, and each Ready
+    pressed on the table (or in the picker) cost an edit of the presser's DM only to take its
+    buttons away, and the end of the talk one more of each DM still showing them."""
     env = simcord_env
     table = await Table.start(env, "itemcollection", 4, seed=3)
     game = await table.game()
@@ -65,29 +67,28 @@ async def test_item_collection_last_dm_not_ready_is_not_edited_as_the_others_pre
     starter = game.view()["starting"]
     last = next(p for p in reversed(order) if p != starter)
     await env.bot.presenter.idle()
+    for player in order:
+        dm = table.dm_message(player)
+        assert dm is not None
+        assert next(target_of(c.custom_id) for c in controls(dm)) == ids.ROOT
+        assert not _buttons_for(dm, "ready") and "Your turn" not in message_text(dm)
+
+    since = len(env.http_requests)
+    for n, player in enumerate(p for p in order if p != last):
+        await table.act(player, "ready", via="table" if n % 2 else "picker")
+    await env.bot.presenter.idle()
+    assert (await table.game()).actors() == [last]
+    assert await dm_edits(env, table, order, since) == []
+
+    # The last opens the moves in their DM, and presses Ready there: the talk is over.
+    dm = table.dm_message(last)
+    assert dm is not None
+    play = next(c for c in controls(dm) if target_of(c.custom_id) == ids.ROOT)
+    await table.members[last].user.click(dm, custom_id=play.custom_id)
     dm = table.dm_message(last)
     assert dm is not None
     assert "**Your turn:** press Ready when the talk is done." in message_text(dm)
-    starter_dm = table.dm_message(starter)
-    assert starter_dm is not None
-    assert "**Your turn:** set High or Low, or press Ready when the talk is done." in (
-        message_text(starter_dm)
-    )
-
-    since = len(env.http_requests)
-    for player in order:
-        if player != last:
-            await table.act(player, "ready")  # from the table's picker
-    await env.bot.presenter.idle()
-    assert (await table.game()).actors() == [last]
-    assert await dm_edits(env, table, [last], since) == []
-    still = table.dm_message(last)
-    assert still is not None and still.id == dm.id
-    ready = _buttons_for(still, "ready")
-    assert ready
-    version = (await table.session()).version
-    await table.members[last].user.click(still, custom_id=ready[0])
-    assert (await table.session()).version == version + 1
+    await table.members[last].user.click(dm, custom_id=_buttons_for(dm, "ready")[0])
     assert (await table.game()).view()["phase"] == "declaration"
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from cogs import ids
 from cogs.hosting import renderer_for
 from cogs.render.itemcollection import NEGOTIATION_SECONDS
 from cogs.timing import deadline_shown
@@ -26,6 +27,7 @@ from tests.discord.card_table import (
     table_text,
 )
 from tests.discord.driver import Table, controls, message_text, target_of
+from tests.discord.test_dm_between_turns import dm_edits
 
 RENDER = renderer_for("itemcollection")
 # Seed 2 deals: ann ♣ A 2 4 5 6 10 J · bea ♦ A 4 6 7 9 Q K · cy ♥ 2 4 5 8 10 J K ·
@@ -297,7 +299,7 @@ async def test_a_ready_press_leaves_the_others_dms_as_they_are_and_their_buttons
 ) -> None:
     """Negotiation is for everyone at once: one player's Ready changes nothing another
     player's DM shows, so it is not redrawn (a REST call per player per press, issue 8), and
-    its button, from an earlier version, still counts."""
+    a Ready its owner opened there, from an earlier version, still counts."""
     table = await start(simcord_env, monkeypatch, ROUND_SEED)
     ann, bea, cy, dee = await seats(table)
     await table.bot.presenter.idle()
@@ -307,24 +309,30 @@ async def test_a_ready_press_leaves_the_others_dms_as_they_are_and_their_buttons
         assert dm is not None
         return [c.custom_id for c in controls(dm)]
 
+    # The talk's buttons are the table's: a DM drawn now offers My move, which opens them.
+    dm = table.dm_message(dee)
+    assert dm is not None and next(target_of(i) for i in dm_ids(dee)) == ids.ROOT
+    opened = await table.members[dee].user.click(dm, custom_id=dm_ids(dee)[0])
+    # Sharing the database, the DM's My move opens the moves privately, not in the DM.
+    moves = opened.response if table.bot.sessions.shared else table.dm_message(dee)
+    assert moves is not None
+    assert any(target_of(c.custom_id) == "ready" for c in controls(moves))
     before = {p: dm_ids(p) for p in (bea, cy, dee)}
-    assert all(any(target_of(i) == "ready" for i in ids_) for ids_ in before.values())
     version = (await table.session()).version
+    since = len(table.env.http_requests)
     await table.act(ann, "ready", via="table")
     await table.act(bea, "ready", via="table")
     await table.bot.presenter.idle()
     assert (await table.session()).version == version + 2
-    for player in (cy, dee):
+    assert await dm_edits(table.env, table, [ann, bea, cy, dee], since) == []
+    for player in (bea, cy, dee):
         assert dm_ids(player) == before[player], "not redrawn: nothing it shows changed"
         dm = table.dm_message(player)
         assert dm is not None
-        text = message_text(dm)
-        assert "Waiting for" not in text and "**Your move:** choose below." in text
+        assert "Waiting for" not in message_text(dm)
 
-    # dee's Ready from the DM drawn two versions ago is applied, not refused as stale.
-    dm = table.dm_message(dee)
-    assert dm is not None
-    ready = next(c for c in controls(dm) if target_of(c.custom_id) == "ready")
-    result = await table.members[dee].user.click(dm, custom_id=ready.custom_id)
-    assert "out of date" not in message_text(result.response or dm)
+    # dee's Ready, drawn two versions ago, is applied, not refused as stale.
+    ready = next(c for c in controls(moves) if target_of(c.custom_id) == "ready")
+    result = await table.members[dee].user.click(moves, custom_id=ready.custom_id)
+    assert "out of date" not in message_text(result.response or moves)
     assert (await table.game()).view()["ready"] == [ann, bea, dee]
