@@ -28,7 +28,7 @@ from discord.http import MultipartParameters
 from cogs import components, show
 from cogs.clock import now
 from cogs.render.spec import Screen
-from cogs.replies import log_failure
+from cogs.replies import clip, log_failure
 from cogs.sessions import Session, Shown
 from cogs.timing import deadline_shown
 from db import SeatRow
@@ -1095,9 +1095,12 @@ class Presenter:
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
         # discord.py sends ``enforce_nonce`` with any nonce.
         extra: dict[str, Any] = {"nonce": nonce} if nonce is not None else {}
+        # Callers fit their text (``endings``); this is the last guard, never cutting a
+        # mention or a timestamp in half (which would show raw).
+        text = clip(text)
         if screen is not None and screen.rows:
             view = components.to_view(screen)
-            message = await channel.send(text[:2000], allowed_mentions=mentions, view=view, **extra)
+            message = await channel.send(text, allowed_mentions=mentions, view=view, **extra)
         else:
-            message = await channel.send(text[:2000], allowed_mentions=mentions, **extra)
+            message = await channel.send(text, allowed_mentions=mentions, **extra)
         return message.id
