@@ -13,6 +13,7 @@ import pytest
 from cogs import ids
 from tests.discord.card_table import table_text
 from tests.discord.driver import Table, controls, message_text, target_of
+from tests.discord.restarts import graceful_restart
 from tests.discord.test_dm_between_turns import dm_edits
 
 pytestmark = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
@@ -111,3 +112,22 @@ async def test_a_dm_drawn_between_turns_still_offers_play(simcord_env) -> None:
     text = message_text(table.dm_message(waiting))
     assert "Your turn" not in text, text
     assert any(target_of(c.custom_id) == ids.ROOT for c in controls(table.dm_message(waiting)))
+
+
+async def test_item_collection_dms_drawn_during_the_talk_still_count_after_a_restart(
+    simcord_env, make_bot
+) -> None:
+    """After a deploy, a DM drawn with My move during the talk is known to show that (the
+    stored revision was shown in full): a Ready pressed on the table then edits no DM.
+    Taken for a DM showing the moves, it would be edited at the first Ready."""
+    env = simcord_env
+    table = await Table.start(env, "itemcollection", 4, seed=3)
+    order = (await table.game()).view()["order"]
+    await env.bot.presenter.idle()
+    await env.advance_time(2)  # the drawn revision is stored with the next batch
+    await graceful_restart(env, make_bot)
+    since = len(env.http_requests)
+    await table.act(order[1], "ready", via="table")
+    await env.bot.presenter.idle()
+    assert (await table.game()).view()["ready"] == [order[1]]
+    assert await dm_edits(env, table, order, since) == []
