@@ -115,16 +115,15 @@ def hand(
     # line saying whose turn it is would soon be untrue, so the DM leaves it out; so does a DM
     # while others act at the same time ("waiting for ann, bea" would go stale), unless the
     # game words the owner's own part (``own_prompt``), true whatever the others do.
-    own = _own_prompt(session, user_id) if dm and not idle else None
-    live = not dm or (
-        not idle
-        and (own is not None or (acting(session, user_id) and not _others_acting(session, user_id)))
-    )
+    player = str(user_id)
+    moving = dm and not idle and acting(session, user_id)
+    own = renderer.own_prompt(session.view(player), player) if moving else None
+    live = not dm or (moving and (own is not None or not _others_acting(session, user_id)))
     return hand_screen(
         row.id,
         row.version,
         session.game,
-        str(user_id),
+        player,
         renderer,
         session.names,
         session.notes(user_id),
@@ -151,14 +150,6 @@ def acting(session: Session, user_id: int) -> bool:
         return False
     renderer = session.hosted.renderer
     return any(not renderer.is_table_only(a.id) for a in game.legal_actions(str(user_id)))
-
-
-def _own_prompt(session: Session, user_id: int) -> str | None:
-    """The member's own part of a phase where everyone acts at once, if they act in it."""
-    if not acting(session, user_id):
-        return None
-    player = str(user_id)
-    return session.hosted.renderer.own_prompt(session.view(player), player)
 
 
 def _others_acting(session: Session, user_id: int) -> bool:
@@ -189,7 +180,7 @@ def dm_key(session: Session, user_id: int) -> tuple[Any, Any]:
     if acting(session, user_id):
         turn = session.version
         since = session.row.log.get("seen", {}).get(player)
-        own = _own_prompt(session, user_id)
+        own = session.hosted.renderer.own_prompt(view, player)
         if since is not None and (own is not None or _others_acting(session, user_id)):
             # Others' moves in a simultaneous phase change the version but not this DM: its
             # buttons still count (``Session.unchanged_since``) and it shows no "waiting for",
